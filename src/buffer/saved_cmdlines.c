@@ -1,0 +1,120 @@
+/*
+ * saved_cmdlines.c - pid -> comm map (see saved_cmdlines.h).
+ *
+ * Like the kernel's: a fixed number of slots (saved_cmdlines_size, 128
+ * by default), the oldest slot recycled.  A seqlock-free design is not
+ * needed here: the event path only writes when a pid's comm changes,
+ * which it checks first without the lock.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "buffer/saved_cmdlines.h"
+
+#define DEFAULT_SIZE 128
+#define PID_SLOTS 4096		/* direct-mapped pid -> slot hint */
+
+struct cmdline {
+	int pid;
+	char comm[TF_COMM_LEN];
+};
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cmdline *slots;
+static unsigned nr_slots = DEFAULT_SIZE;
+static unsigned next_slot;
+static int hint[PID_SLOTS];	/* slot + 1 of a pid, by pid % PID_SLOTS */
+
+static bool ensure(void)
+{
+	if (!slots)
+		slots = calloc(nr_slots, sizeof(*slots));
+	return slots != NULL;
+}
+
+static int find_locked(int pid)
+{
+	int h = hint[(unsigned)pid % PID_SLOTS] - 1;
+
+	if (h >= 0 && (unsigned)h < nr_slots && slots[h].pid == pid &&
+	    slots[h].comm[0])
+		return h;
+	for (unsigned i = 0; i < nr_slots; i++)
+		if (slots[i].pid == pid && slots[i].comm[0])
+			return (int)i;
+	return -1;
+}
+
+void tf_saved_cmdlines_record(int pid, const char *comm)
+{
+	int i;
+
+	if (pid < 0 || !comm)
+		return;
+	pthread_mutex_lock(&lock);
+	if (ensure()) {
+		i = find_locked(pid);
+		if (i < 0) {
+			i = (int)next_slot;
+			next_slot = (next_slot + 1) % nr_slots;
+			slots[i].pid = pid;
+		}
+		strncpy(slots[i].comm, comm, TF_COMM_LEN - 1);
+		slots[i].comm[TF_COMM_LEN - 1] = '\0';
+		hint[(unsigned)pid % PID_SLOTS] = i + 1;
+	}
+	pthread_mutex_unlock(&lock);
+}
+
+bool tf_saved_cmdlines_find(int pid, char comm[TF_COMM_LEN])
+{
+	bool found = false;
+	int i;
+
+	if (pid == 0) {
+		strcpy(comm, "<idle>");
+		return true;
+	}
+	pthread_mutex_lock(&lock);
+	if (ensure() && (i = find_locked(pid)) >= 0) {
+		memcpy(comm, slots[i].comm, TF_COMM_LEN);
+		found = true;
+	}
+	pthread_mutex_unlock(&lock);
+	return found;
+}
+
+void tf_saved_cmdlines_show(struct strbuf *out)
+{
+	pthread_mutex_lock(&lock);
+	for (unsigned i = 0; slots && i < nr_slots; i++)
+		if (slots[i].comm[0])
+			sb_printf(out, "%d %s\n", slots[i].pid, slots[i].comm);
+	pthread_mutex_unlock(&lock);
+}
+
+unsigned tf_saved_cmdlines_size(void)
+{
+	return nr_slots;
+}
+
+int tf_saved_cmdlines_resize(unsigned n)
+{
+	struct cmdline *p;
+
+	if (n == 0 || n > 32768)
+		return -EINVAL;
+	p = calloc(n, sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	pthread_mutex_lock(&lock);
+	free(slots);
+	slots = p;
+	nr_slots = n;
+	next_slot = 0;
+	memset(hint, 0, sizeof(hint));
+	pthread_mutex_unlock(&lock);
+	return 0;
+}

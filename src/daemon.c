@@ -1,0 +1,134 @@
+/*
+ * daemon.c - finding the host tracefs and the schemas (see daemon.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "util/strbuf.h"
+
+static int open_tracefs_dir(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	/* a tracefs root has events/header_page */
+	if (faccessat(fd, "events/header_page", R_OK, 0) < 0) {
+		close(fd);
+		return -ENOENT;
+	}
+	return fd;
+}
+
+int tf_host_tracefs_open(void)
+{
+	static const char *const paths[] = {
+		"/sys/kernel/tracing", "/sys/kernel/debug/tracing",
+	};
+	char tmp[] = "/tmp/tracefuse-host-XXXXXX";
+	int fd;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(*paths); i++) {
+		fd = open_tracefs_dir(paths[i]);
+		if (fd >= 0)
+			return fd;
+	}
+	/* mountable: mount privately, keep the fd, detach the mount */
+	if (!mkdtemp(tmp))
+		return -errno;
+	if (mount("nodev", tmp, "tracefs", 0, NULL) < 0) {
+		int err = -errno;
+
+		rmdir(tmp);
+		return err;
+	}
+	fd = open_tracefs_dir(tmp);
+	umount2(tmp, MNT_DETACH);
+	rmdir(tmp);
+	return fd;
+}
+
+static char *read_file_at(int dirfd, const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char chunk[65536];
+	ssize_t n;
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
+		sb_add(&sb, chunk, (size_t)n);
+	close(fd);
+	if (n < 0 || sb_error(&sb)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
+/* Loads a directory laid out as events/ with available_events beside. */
+static int load_dir(struct tf_registry **reg, int rootfd, const char *events,
+		    const char *order_path, const char *desc)
+{
+	int efd = openat(rootfd, events, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	char *order;
+	int ret;
+
+	if (efd < 0)
+		return -errno;
+	order = read_file_at(rootfd, order_path);
+	ret = tf_registry_load(reg, efd, order, desc);
+	free(order);
+	close(efd);
+	return ret;
+}
+
+static const char *bundled_dir(void)
+{
+	static const char *const dirs[] = {
+		TF_SRCDATADIR "/formats", TF_DATADIR "/formats",
+	};
+	const char *env = getenv("TRACEFUSE_DATADIR");
+	static char buf[4096];
+	struct stat st;
+
+	if (env) {
+		snprintf(buf, sizeof(buf), "%s/formats", env);
+		return buf;
+	}
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+		if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode))
+			return dirs[i];
+	return dirs[1];
+}
+
+int tf_load_registry(struct tf_registry **reg, const char *formats_dir,
+		     int host_fd)
+{
+	char desc[4200];
+	int fd, ret;
+
+	if (!formats_dir && host_fd >= 0) {
+		ret = load_dir(reg, host_fd, "events", "available_events",
+			       "host tracefs");
+		if (ret == 0)
+			return 0;
+	}
+	if (!formats_dir)
+		formats_dir = bundled_dir();
+	fd = open(formats_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	snprintf(desc, sizeof(desc), "formats in %s", formats_dir);
+	ret = load_dir(reg, fd, ".", "available_events", desc);
+	close(fd);
+	return ret;
+}

@@ -1,0 +1,317 @@
+/*
+ * trace_array.c - trace arrays, instances and event enabling
+ * (see trace_array.h).  The enable logic follows the kernel's
+ * __ftrace_event_enable_disable() and ftrace_set_clr_event().
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/rcu.h"
+#include <urcu/rculist.h>
+
+#include "buffer/ring_buffer.h"
+#include "events/trace_array.h"
+
+#define TF_DEFAULT_BUFFER_KB 1408	/* the kernel's default per CPU */
+
+static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
+{
+	struct tf_trace_array *tr = calloc(1, sizeof(*tr));
+	struct tf_registry *reg = t->reg;
+
+	if (!tr)
+		return NULL;
+	tr->files = calloc(reg->nr_events ? reg->nr_events : 1,
+			   sizeof(*tr->files));
+	tr->name = name ? strdup(name) : NULL;
+	if (!tr->files || (name && !tr->name))
+		goto fail;
+	tr->tracing = t;
+	for (unsigned i = 0; i < reg->nr_events; i++) {
+		tr->files[i].event = reg->events[i];
+		tr->files[i].tr = tr;
+		CDS_INIT_LIST_HEAD(&tr->files[i].triggers);
+	}
+	tf_error_log_init(&tr->error_log);
+	atomic_store(&tr->tracing_on, 1);
+	tr->buffer_size_kb = TF_DEFAULT_BUFFER_KB;
+	strcpy(tr->trace_clock, "local");
+	tr->buffer = tf_ring_buffer_create(t->nr_cpus,
+					   (size_t)tr->buffer_size_kb * 1024);
+	if (!tr->buffer)
+		goto fail;
+	return tr;
+fail:
+	free(tr->files);
+	free(tr->name);
+	free(tr);
+	return NULL;
+}
+
+static void tr_free(struct tf_trace_array *tr)
+{
+	if (!tr)
+		return;
+	tf_clear_events(tr);
+	for (unsigned i = 0; i < tr->tracing->reg->nr_events; i++)
+		free(tr->files[i].filter_text);
+	free(tr->files);
+	free(tr->pids);
+	free(tr->notrace_pids);
+	tf_error_log_destroy(&tr->error_log);
+	tf_ring_buffer_free(tr->buffer);
+	tf_ring_buffer_free(tr->snapshot);
+	free(tr->name);
+	free(tr);
+}
+
+int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
+		    int nr_cpus)
+{
+	memset(t, 0, sizeof(*t));
+	pthread_mutex_init(&t->lock, NULL);
+	t->reg = reg;
+	t->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
+	t->next_instance_id = 1;
+	CDS_INIT_LIST_HEAD(&t->instances);
+	t->top = tr_alloc(t, NULL);
+	if (!t->top)
+		return -ENOMEM;
+	cds_list_add_rcu(&t->top->list, &t->instances);
+	return 0;
+}
+
+void tf_tracing_destroy(struct tf_tracing *t)
+{
+	struct tf_trace_array *tr, *tmp;
+
+	cds_list_for_each_entry_safe(tr, tmp, &t->instances, list) {
+		cds_list_del(&tr->list);
+		tr_free(tr);
+	}
+	pthread_mutex_destroy(&t->lock);
+}
+
+struct tf_trace_array *tf_instance_find(struct tf_tracing *t,
+					const char *name)
+{
+	struct tf_trace_array *tr;
+
+	cds_list_for_each_entry(tr, &t->instances, list)
+		if (tr->name && strcmp(tr->name, name) == 0)
+			return tr;
+	return NULL;
+}
+
+struct tf_trace_array *tf_instance_by_id(struct tf_tracing *t, unsigned id)
+{
+	struct tf_trace_array *tr;
+
+	cds_list_for_each_entry_rcu(tr, &t->instances, list)
+		if (tr->id == id)
+			return tr;
+	return NULL;
+}
+
+int tf_instance_create(struct tf_tracing *t, const char *name,
+		       struct tf_trace_array **out)
+{
+	struct tf_trace_array *tr;
+
+	if (tf_instance_find(t, name))
+		return -EEXIST;
+	tr = tr_alloc(t, name);
+	if (!tr)
+		return -ENOMEM;
+	tr->id = t->next_instance_id++;
+	if (t->next_instance_id > 0xffff)	/* the inode space has 16 bits */
+		t->next_instance_id = 1;
+	cds_list_add_tail_rcu(&tr->list, &t->instances);
+	if (out)
+		*out = tr;
+	return 0;
+}
+
+int tf_instance_remove(struct tf_tracing *t, const char *name)
+{
+	struct tf_trace_array *tr = tf_instance_find(t, name);
+
+	if (!tr)
+		return -ENOENT;
+	if (atomic_load(&tr->open_refs) > 0)
+		return -EBUSY;
+	cds_list_del_rcu(&tr->list);
+	tf_rcu_synchronize();
+	tr_free(tr);
+	return 0;
+}
+
+static void set_flag(struct tf_event_file *f, unsigned bit, bool on)
+{
+	unsigned old;
+
+	if (on)
+		old = atomic_fetch_or(&f->flags, bit);
+	else
+		old = atomic_fetch_and(&f->flags, ~bit);
+	if (bit == TF_FILE_ENABLED && !!(old & bit) != on)
+		atomic_fetch_add(&f->tr->tracing->nr_enabled, on ? 1 : -1);
+}
+
+int tf_event_enable_disable(struct tf_event_file *file, int enable, bool soft)
+{
+	unsigned flags = atomic_load(&file->flags);
+	bool disable;
+
+	if (enable == 0) {
+		if (soft) {
+			if (--file->sm_ref > 0)
+				return 0;
+			disable = flags & TF_FILE_SOFT_DISABLED;
+			set_flag(file, TF_FILE_SOFT_MODE, false);
+		} else {
+			disable = !(flags & TF_FILE_SOFT_MODE);
+		}
+		if (disable)
+			set_flag(file, TF_FILE_ENABLED, false);
+		flags = atomic_load(&file->flags);
+		set_flag(file, TF_FILE_SOFT_DISABLED,
+			 flags & TF_FILE_SOFT_MODE);
+		return 0;
+	}
+	if (!soft) {
+		set_flag(file, TF_FILE_SOFT_DISABLED, false);
+	} else {
+		if (++file->sm_ref > 1)
+			return 0;
+		set_flag(file, TF_FILE_SOFT_MODE, true);
+	}
+	if (!(atomic_load(&file->flags) & TF_FILE_ENABLED)) {
+		if (soft)
+			set_flag(file, TF_FILE_SOFT_DISABLED, true);
+		set_flag(file, TF_FILE_ENABLED, true);
+	}
+	return 0;
+}
+
+const char *tf_event_enable_str(const struct tf_event_file *file)
+{
+	unsigned flags = atomic_load(&file->flags);
+	bool on = (flags & TF_FILE_ENABLED) &&
+		  !(flags & TF_FILE_SOFT_DISABLED);
+	bool star = flags & (TF_FILE_SOFT_DISABLED | TF_FILE_SOFT_MODE);
+
+	if (on)
+		return star ? "1*\n" : "1\n";
+	return star ? "0*\n" : "0\n";
+}
+
+/*
+ * Events the enable machinery does not touch: the ftrace system's
+ * internal events (TRACE_EVENT_FL_IGNORE_ENABLE in the kernel).
+ */
+static bool ignore_enable(const struct tf_event *ev)
+{
+	return strcmp(ev->system, "ftrace") == 0;
+}
+
+char tf_system_enable_char(struct tf_trace_array *tr,
+			   const struct tf_system *sys)
+{
+	static const char set_to_char[4] = { '?', '0', '1', 'X' };
+	struct tf_registry *reg = tr->tracing->reg;
+	unsigned set = 0;
+
+	for (unsigned i = 0; i < reg->nr_events && set != 3; i++) {
+		struct tf_event_file *f = &tr->files[i];
+
+		if (ignore_enable(f->event))
+			continue;
+		if (sys && strcmp(f->event->system, sys->name) != 0)
+			continue;
+		set |= 1u << !!(atomic_load(&f->flags) & TF_FILE_ENABLED);
+	}
+	return set_to_char[set];
+}
+
+int tf_system_enable_set(struct tf_trace_array *tr,
+			 const struct tf_system *sys, int enable)
+{
+	struct tf_registry *reg = tr->tracing->reg;
+	int ret = -EINVAL;
+
+	for (unsigned i = 0; i < reg->nr_events; i++) {
+		struct tf_event_file *f = &tr->files[i];
+
+		if (ignore_enable(f->event))
+			continue;
+		if (sys && strcmp(f->event->system, sys->name) != 0)
+			continue;
+		tf_event_enable_disable(f, enable, false);
+		ret = 0;
+	}
+	return ret;
+}
+
+int tf_set_event_token(struct tf_trace_array *tr, const char *token,
+		       int enable)
+{
+	struct tf_registry *reg = tr->tracing->reg;
+	char buf[256];
+	char *match = buf, *sub = NULL, *event = NULL, *colon;
+	int ret = -EINVAL;
+
+	if (strlen(token) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, token);
+	colon = strchr(buf, ':');
+	if (colon) {
+		*colon = '\0';
+		sub = buf;
+		event = colon + 1;
+		match = NULL;
+		if (!*sub || strcmp(sub, "*") == 0)
+			sub = NULL;
+		if (!*event || strcmp(event, "*") == 0)
+			event = NULL;
+	}
+	for (unsigned i = 0; i < reg->nr_events; i++) {
+		struct tf_event_file *f = &tr->files[i];
+		const struct tf_event *ev = f->event;
+
+		if (ignore_enable(ev))
+			continue;
+		if (match && strcmp(match, ev->name) != 0 &&
+		    strcmp(match, ev->system) != 0)
+			continue;
+		if (sub && strcmp(sub, ev->system) != 0)
+			continue;
+		if (event && strcmp(event, ev->name) != 0)
+			continue;
+		tf_event_enable_disable(f, enable, false);
+		ret = 0;
+	}
+	return ret;
+}
+
+void tf_clear_events(struct tf_trace_array *tr)
+{
+	struct tf_registry *reg = tr->tracing->reg;
+
+	for (unsigned i = 0; i < reg->nr_events; i++)
+		tf_event_enable_disable(&tr->files[i], 0, false);
+}
+
+void tf_set_event_show(struct tf_trace_array *tr, struct strbuf *out)
+{
+	struct tf_registry *reg = tr->tracing->reg;
+
+	for (unsigned i = 0; i < reg->nr_events; i++) {
+		const struct tf_event_file *f = &tr->files[i];
+
+		if (atomic_load(&f->flags) & TF_FILE_ENABLED)
+			sb_printf(out, "%s:%s\n", f->event->system,
+				  f->event->name);
+	}
+}

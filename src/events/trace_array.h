@@ -1,0 +1,126 @@
+/*
+ * trace_array.h - a trace array (the top-level tracing directory or an
+ * instance) and its per-event state, the kernel's trace_event_file.
+ *
+ * Every piece of per-event state (enable flags, soft-mode count, filter,
+ * triggers, hists) belongs to one trace array.  Control writes serialise
+ * on tf_tracing.lock; the event path reads flags and RCU-published
+ * pointers without locks.
+ */
+#ifndef TF_EVENTS_TRACE_ARRAY_H
+#define TF_EVENTS_TRACE_ARRAY_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <urcu/list.h>
+
+#include "events/registry.h"
+#include "util/error_log.h"
+
+struct tf_ring_buffer;
+
+/* The kernel's EVENT_FILE_FL_* bits that matter to a reader of tracefs. */
+enum {
+	TF_FILE_ENABLED		= 1u << 0,	/* tracepoint is hooked */
+	TF_FILE_SOFT_MODE	= 1u << 1,	/* enabled for triggers only */
+	TF_FILE_SOFT_DISABLED	= 1u << 2,	/* hooked but not recorded */
+	TF_FILE_TRIGGER_MODE	= 1u << 3,	/* has triggers */
+	TF_FILE_FILTERED	= 1u << 4,
+	TF_FILE_PID_FILTER	= 1u << 5,
+};
+
+struct tf_event_file {
+	struct tf_event *event;
+	struct tf_trace_array *tr;
+	atomic_uint flags;
+	int sm_ref;			/* soft-mode users (triggers) */
+	char *filter_text;		/* what the filter file shows */
+	void *filter;			/* compiled filter, RCU */
+	struct cds_list_head triggers;	/* RCU list of triggers */
+};
+
+/* A sorted set of pids, replaced whole under RCU (set_event_pid). */
+struct tf_pid_list {
+	unsigned nr;
+	int pids[];
+};
+
+struct tf_trace_array {
+	char *name;			/* NULL for the top level */
+	unsigned id;			/* 0 for the top level; inode space */
+	struct tf_tracing *tracing;
+	struct tf_event_file *files;	/* one per registry event */
+	struct tf_error_log error_log;
+	struct tf_pid_list *pids;	/* RCU; NULL = no pid filtering */
+	struct tf_pid_list *notrace_pids;
+	atomic_int tracing_on;
+	atomic_int open_refs;		/* open files: rmdir gets EBUSY */
+	unsigned buffer_size_kb;
+	bool buffer_expanded;
+	char trace_clock[16];
+	uint64_t options;		/* trace_options bits, files_options.c */
+	struct tf_ring_buffer *buffer;
+	struct tf_ring_buffer *snapshot;
+	struct cds_list_head list;	/* in tf_tracing.instances */
+};
+
+struct tf_tracing {
+	pthread_mutex_t lock;		/* serialises every control write */
+	struct tf_registry *reg;
+	struct tf_trace_array *top;
+	struct cds_list_head instances;	/* RCU list, top level first */
+	unsigned next_instance_id;
+	int nr_cpus;
+	/*
+	 * Enabled event files in all trace arrays: while any exist, the
+	 * kernel records task comms (saved_cmdlines) for the trace output.
+	 */
+	atomic_int nr_enabled;
+};
+
+int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
+		    int nr_cpus);
+void tf_tracing_destroy(struct tf_tracing *t);
+
+/* Instances: mkdir/rmdir under instances/.  Callers hold t->lock. */
+int tf_instance_create(struct tf_tracing *t, const char *name,
+		       struct tf_trace_array **out);
+int tf_instance_remove(struct tf_tracing *t, const char *name);
+struct tf_trace_array *tf_instance_find(struct tf_tracing *t,
+					const char *name);
+struct tf_trace_array *tf_instance_by_id(struct tf_tracing *t, unsigned id);
+
+/*
+ * The kernel's __ftrace_event_enable_disable(): @enable 0/1, @soft for
+ * the soft-mode reference that triggers take.  Callers hold t->lock.
+ */
+int tf_event_enable_disable(struct tf_event_file *file, int enable,
+			    bool soft);
+
+/* What an event's `enable` file reads: "0", "1", "0*" or "1*". */
+const char *tf_event_enable_str(const struct tf_event_file *file);
+/* A system's (sys != NULL) or all events' enable state: '0' '1' 'X' '?'. */
+char tf_system_enable_char(struct tf_trace_array *tr,
+			   const struct tf_system *sys);
+int tf_system_enable_set(struct tf_trace_array *tr,
+			 const struct tf_system *sys, int enable);
+
+/* set_event: one token (without a leading '!'), kernel matching rules. */
+int tf_set_event_token(struct tf_trace_array *tr, const char *token,
+		       int enable);
+/* Disables every event (set_event opened with O_TRUNC). */
+void tf_clear_events(struct tf_trace_array *tr);
+void tf_set_event_show(struct tf_trace_array *tr, struct strbuf *out);
+
+/* set_event_pid and set_event_notrace_pid. */
+int tf_pid_list_write(struct tf_trace_array *tr, bool notrace,
+		      const char *buf, size_t len, bool truncate);
+void tf_pid_list_show(struct tf_trace_array *tr, bool notrace,
+		      struct strbuf *out);
+/* Whether @pid passes the trace array's pid filters (event path). */
+bool tf_pid_allowed(struct tf_trace_array *tr, int pid);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * files.h - file operations shared between the file tables: the trace
+ * buffer files (files_buffer.c) and the options (files_options.c) appear
+ * both at the top of a trace array and elsewhere.
+ */
+#ifndef TF_FS_FILES_H
+#define TF_FS_FILES_H
+
+#include "fs/tree.h"
+
+/* files_buffer.c */
+int tf_trace_open(struct tf_open *o);
+int tf_trace_show(struct tf_open *o, struct strbuf *out);
+long tf_trace_write(struct tf_open *o, const char *buf, size_t len);
+int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out);
+int tf_snapshot_show(struct tf_open *o, struct strbuf *out);
+long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len);
+int tf_buffer_size_show(struct tf_open *o, struct strbuf *out);
+long tf_buffer_size_write(struct tf_open *o, const char *buf, size_t len);
+int tf_buffer_total_size_show(struct tf_open *o, struct strbuf *out);
+long tf_trace_marker_file_write(struct tf_open *o, const char *buf,
+				size_t len);
+long tf_trace_marker_raw_write(struct tf_open *o, const char *buf,
+			       size_t len);
+/* The buffer is "expanded" to its full size on first use, as the kernel. */
+void tf_buffer_expand(struct tf_trace_array *tr);
+
+/* files_options.c */
+int tf_trace_options_show(struct tf_open *o, struct strbuf *out);
+long tf_trace_options_write(struct tf_open *o, const char *buf, size_t len);
+
+#endif

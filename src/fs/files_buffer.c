@@ -1,0 +1,279 @@
+/*
+ * files_buffer.c - the trace buffer's files: trace, trace_pipe,
+ * snapshot, buffer_size_kb, buffer_total_size_kb, trace_marker(_raw)
+ * and per_cpu/cpuN/.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "buffer/ring_buffer.h"
+#include "buffer/trace_output.h"
+#include "fs/files.h"
+#include "source/trace_marker.h"
+
+#define BUF_PAGE_SIZE 4080	/* data bytes in a 4 KiB ring buffer page */
+#define MIN_PAGES 2		/* an unexpanded buffer */
+
+/* The cpu a per_cpu file is about, or -1 for the top-level files. */
+static int node_cpu(const struct tf_open *o)
+{
+	return o->node.kind == TF_N_FILE_CPU ? (int)(o->node.idx >> 8) : -1;
+}
+
+static unsigned long kb_shown(unsigned long kb)
+{
+	unsigned long pages = (kb * 1024 + BUF_PAGE_SIZE - 1) / BUF_PAGE_SIZE;
+
+	return pages * BUF_PAGE_SIZE >> 10;
+}
+
+static size_t buffer_bytes(const struct tf_trace_array *tr)
+{
+	if (!tr->buffer_expanded)
+		return MIN_PAGES * BUF_PAGE_SIZE;
+	return (kb_shown(tr->buffer_size_kb) << 10);
+}
+
+void tf_buffer_expand(struct tf_trace_array *tr)
+{
+	if (tr->buffer_expanded)
+		return;
+	tr->buffer_expanded = true;
+	tf_ring_buffer_resize(tr->buffer, buffer_bytes(tr));
+	if (tr->snapshot)
+		tf_ring_buffer_resize(tr->snapshot, buffer_bytes(tr));
+}
+
+int tf_buffer_size_show(struct tf_open *o, struct strbuf *out)
+{
+	struct tf_trace_array *tr = o->node.tr;
+	unsigned long min_kb = MIN_PAGES * BUF_PAGE_SIZE >> 10;
+
+	if (tr->buffer_expanded)
+		sb_printf(out, "%lu\n", kb_shown(tr->buffer_size_kb));
+	else if (node_cpu(o) >= 0)
+		sb_printf(out, "%lu\n", min_kb);
+	else
+		sb_printf(out, "%lu (expanded: %u)\n", min_kb,
+			  tr->buffer_size_kb);
+	return 0;
+}
+
+int tf_buffer_total_size_show(struct tf_open *o, struct strbuf *out)
+{
+	struct tf_trace_array *tr = o->node.tr;
+	unsigned long n = (unsigned long)o->node.t->nr_cpus;
+	unsigned long min_kb = MIN_PAGES * BUF_PAGE_SIZE >> 10;
+
+	if (tr->buffer_expanded)
+		sb_printf(out, "%lu\n", n * kb_shown(tr->buffer_size_kb));
+	else
+		sb_printf(out, "%lu (expanded: %lu)\n", n * min_kb,
+			  n * tr->buffer_size_kb);
+	return 0;
+}
+
+long tf_buffer_size_write(struct tf_open *o, const char *buf, size_t len)
+{
+	struct tf_trace_array *tr = o->node.tr;
+	unsigned long kb;
+	int ret;
+
+	if (tf_parse_ulong(buf, len, &kb) < 0 || kb == 0 || kb > (1ul << 22))
+		return -EINVAL;
+	tr->buffer_size_kb = (unsigned)kb;
+	tr->buffer_expanded = true;
+	ret = tf_ring_buffer_resize(tr->buffer, buffer_bytes(tr));
+	if (ret == 0 && tr->snapshot)
+		ret = tf_ring_buffer_resize(tr->snapshot, buffer_bytes(tr));
+	return ret < 0 ? ret : (long)len;
+}
+
+/* ---- trace, per_cpu/cpuN/trace ---- */
+
+int tf_trace_open(struct tf_open *o)
+{
+	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC))
+		tf_ring_buffer_reset(o->node.tr->buffer, node_cpu(o));
+	return 0;
+}
+
+static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
+			 struct strbuf *out, bool header, bool consume)
+{
+	struct tf_rb_snapshot snap;
+	struct tf_rb_stats st;
+	int cpu = node_cpu(o);
+	int ret;
+
+	if (header) {
+		tf_ring_buffer_stats(rb, cpu, &st);
+		tf_trace_header(out, st.entries, st.entries + st.overrun,
+				o->node.t->nr_cpus);
+	}
+	ret = tf_ring_buffer_copy(rb, cpu, consume, &snap);
+	if (ret < 0)
+		return ret;
+	for (size_t i = 0; i < snap.nr; i++)
+		tf_trace_print_entry(o->node.t->reg, out, &snap.entries[i]);
+	tf_rb_snapshot_release(&snap);
+	return sb_error(out);
+}
+
+int tf_trace_show(struct tf_open *o, struct strbuf *out)
+{
+	return render_buffer(o, o->node.tr->buffer, out, true, false);
+}
+
+long tf_trace_write(struct tf_open *o, const char *buf, size_t len)
+{
+	(void)o;
+	(void)buf;
+	return (long)len;	/* only opening with O_TRUNC clears */
+}
+
+int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out)
+{
+	return render_buffer(o, o->node.tr->buffer, out, false, true);
+}
+
+/* ---- snapshot ---- */
+
+static const char snapshot_help_top[] =
+	"# Snapshot commands:\n"
+	"# echo 0 > snapshot : Clears and frees snapshot buffer\n"
+	"# echo 1 > snapshot : Allocates snapshot buffer, if not already "
+	"allocated.\n"
+	"#                      Takes a snapshot of the main buffer.\n"
+	"# echo 2 > snapshot : Clears snapshot buffer (but does not allocate "
+	"or free)\n"
+	"#                      (Doesn't have to be '2' works with any number "
+	"that\n"
+	"#                       is not a '0' or '1')\n";
+
+static const char snapshot_help_cpu[] =
+	"# Snapshot commands:\n"
+	"# echo 0 > snapshot : Invalid for per_cpu snapshot file.\n"
+	"# echo 1 > snapshot : Not supported with this kernel.\n"
+	"#                     Must use main snapshot file to allocate.\n"
+	"# echo 2 > snapshot : Clears this cpu's snapshot buffer (but does not "
+	"allocate)\n"
+	"#                      (Doesn't have to be '2' works with any number "
+	"that\n"
+	"#                       is not a '0' or '1')\n";
+
+int tf_snapshot_show(struct tf_open *o, struct strbuf *out)
+{
+	struct tf_trace_array *tr = o->node.tr;
+	struct tf_rb_stats st = { 0 };
+
+	if (tr->snapshot)
+		tf_ring_buffer_stats(tr->snapshot, node_cpu(o), &st);
+	if (tr->snapshot && st.entries)
+		return render_buffer(o, tr->snapshot, out, true, false);
+	sb_printf(out, "# tracer: nop\n#\n#\n# * Snapshot is %s *\n#\n",
+		  tr->snapshot ? "allocated" : "freed");
+	sb_puts(out, node_cpu(o) >= 0 ? snapshot_help_cpu : snapshot_help_top);
+	return 0;
+}
+
+long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
+{
+	struct tf_trace_array *tr = o->node.tr;
+	int cpu = node_cpu(o);
+	unsigned long v;
+
+	if (tf_parse_ulong(buf, len, &v) < 0)
+		return -EINVAL;
+	pthread_mutex_lock(&o->node.t->lock);
+	switch (v) {
+	case 0:
+		if (cpu >= 0) {
+			pthread_mutex_unlock(&o->node.t->lock);
+			return -EINVAL;
+		}
+		tf_ring_buffer_free(tr->snapshot);
+		tr->snapshot = NULL;
+		break;
+	case 1:
+		if (cpu >= 0) {
+			pthread_mutex_unlock(&o->node.t->lock);
+			return -EINVAL;
+		}
+		if (!tr->snapshot)
+			tr->snapshot = tf_ring_buffer_create(
+				o->node.t->nr_cpus, buffer_bytes(tr));
+		if (!tr->snapshot) {
+			pthread_mutex_unlock(&o->node.t->lock);
+			return -ENOMEM;
+		}
+		tf_ring_buffer_swap(tr->buffer, tr->snapshot);
+		break;
+	default:
+		if (tr->snapshot)
+			tf_ring_buffer_reset(tr->snapshot, cpu);
+		break;
+	}
+	pthread_mutex_unlock(&o->node.t->lock);
+	return (long)len;
+}
+
+/* ---- trace_marker ---- */
+
+long tf_trace_marker_file_write(struct tf_open *o, const char *buf,
+				size_t len)
+{
+	return tf_trace_marker_write(o->node.tr, o->pid, buf, len);
+}
+
+long tf_trace_marker_raw_write(struct tf_open *o, const char *buf,
+			       size_t len)
+{
+	(void)o;
+	(void)buf;
+	/* an id (int) and the binary data of a raw_data event */
+	return len < sizeof(int) ? -EINVAL : (long)len;
+}
+
+/* ---- per_cpu/cpuN/ ---- */
+
+static int stats_show(struct tf_open *o, struct strbuf *out)
+{
+	struct tf_rb_stats st;
+	struct timespec now;
+
+	tf_ring_buffer_stats(o->node.tr->buffer, node_cpu(o), &st);
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	sb_printf(out, "entries: %llu\n", (unsigned long long)st.entries);
+	sb_printf(out, "overrun: %llu\n", (unsigned long long)st.overrun);
+	sb_puts(out, "commit overrun: 0\n");
+	sb_printf(out, "bytes: %llu\n", (unsigned long long)st.bytes);
+	sb_printf(out, "oldest event ts: %5llu.%06llu\n",
+		  (unsigned long long)(st.oldest_ts / 1000000000ull),
+		  (unsigned long long)(st.oldest_ts % 1000000000ull / 1000));
+	sb_printf(out, "now ts: %5llu.%06llu\n",
+		  (unsigned long long)now.tv_sec,
+		  (unsigned long long)(now.tv_nsec / 1000));
+	sb_puts(out, "dropped events: 0\n");
+	sb_puts(out, "read events: 0\n");
+	return 0;
+}
+
+const struct tf_file_def tf_cpu_files[] = {
+	{ "snapshot_raw", 0440, TF_FD_NO_LOCK, NULL, NULL, NULL, NULL },
+	{ "snapshot", 0640, TF_FD_NO_LOCK, NULL, tf_snapshot_show,
+	  tf_snapshot_write, NULL },
+	{ "buffer_size_kb", 0640, 0, NULL, tf_buffer_size_show,
+	  tf_buffer_size_write, NULL },
+	{ "stats", 0440, TF_FD_NO_LOCK, NULL, stats_show, NULL, NULL },
+	{ "trace_pipe_raw", 0440, TF_FD_NO_LOCK, NULL, NULL, NULL, NULL },
+	{ "trace", 0640, TF_FD_NO_LOCK, tf_trace_open, tf_trace_show,
+	  tf_trace_write, NULL },
+	{ "trace_pipe", 0440, TF_FD_NO_LOCK | TF_FD_STREAM, NULL,
+	  tf_trace_pipe_show, NULL, NULL },
+};
+const unsigned tf_nr_cpu_files =
+	sizeof(tf_cpu_files) / sizeof(tf_cpu_files[0]);

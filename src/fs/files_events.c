@@ -1,0 +1,199 @@
+/*
+ * files_events.c - events/, events/<sys>/ and events/<sys>/<event>/:
+ * enable, filter, format, id, trigger, hist, hist_debug, header_page,
+ * header_event.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fs/tree.h"
+
+static struct tf_event_file *node_file(const struct tf_open *o)
+{
+	return &o->node.tr->files[o->node.idx >> 8];
+}
+
+static const struct tf_system *node_system(const struct tf_open *o)
+{
+	return &o->node.t->reg->systems[o->node.idx >> 8];
+}
+
+/* ---- events/<sys>/<event>/ ---- */
+
+static int event_enable_show(struct tf_open *o, struct strbuf *out)
+{
+	sb_puts(out, tf_event_enable_str(node_file(o)));
+	return 0;
+}
+
+static long event_enable_write(struct tf_open *o, const char *buf,
+			       size_t len)
+{
+	unsigned long val;
+
+	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
+		return -EINVAL;
+	tf_event_enable_disable(node_file(o), (int)val, false);
+	return (long)len;
+}
+
+static int event_format_show(struct tf_open *o, struct strbuf *out)
+{
+	sb_puts(out, node_file(o)->event->format_text);
+	return 0;
+}
+
+static int event_id_show(struct tf_open *o, struct strbuf *out)
+{
+	sb_printf(out, "%d\n", node_file(o)->event->id);
+	return 0;
+}
+
+static int event_filter_show(struct tf_open *o, struct strbuf *out)
+{
+	const char *text = node_file(o)->filter_text;
+
+	sb_puts(out, text ? text : "none\n");
+	return 0;
+}
+
+static int event_trigger_show(struct tf_open *o, struct strbuf *out)
+{
+	struct tf_event_file *file = node_file(o);
+
+	if (cds_list_empty(&file->triggers))
+		sb_puts(out, "# Available triggers:\n"
+			"# traceon traceoff snapshot stacktrace enable_event "
+			"disable_event enable_hist disable_hist hist\n");
+	return 0;
+}
+
+static int event_hist_show(struct tf_open *o, struct strbuf *out)
+{
+	(void)o;
+	(void)out;	/* no hist triggers on the event: an empty file */
+	return 0;
+}
+
+enum { EV_ENABLE, EV_FILTER, EV_FORMAT, EV_HIST, EV_HIST_DEBUG, EV_ID,
+       EV_TRIGGER };
+
+const struct tf_file_def tf_event_files[] = {
+	[EV_ENABLE] = { "enable", 0640, 0, NULL, event_enable_show,
+			event_enable_write, NULL },
+	[EV_FILTER] = { "filter", 0640, 0, NULL, event_filter_show, NULL,
+			NULL },
+	[EV_FORMAT] = { "format", 0440, TF_FD_NO_LOCK, NULL,
+			event_format_show, NULL, NULL },
+	[EV_HIST] = { "hist", 0440, 0, NULL, event_hist_show, NULL, NULL },
+	[EV_HIST_DEBUG] = { "hist_debug", 0440, 0, NULL, event_hist_show,
+			    NULL, NULL },
+	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK, NULL, event_id_show, NULL,
+		    NULL },
+	[EV_TRIGGER] = { "trigger", 0640, 0, NULL, event_trigger_show, NULL,
+			 NULL },
+};
+const unsigned tf_nr_event_files =
+	sizeof(tf_event_files) / sizeof(tf_event_files[0]);
+
+bool tf_event_file_present(const struct tf_event *ev, unsigned file)
+{
+	/* the ftrace system's events have no enable or filter file */
+	if (strcmp(ev->system, "ftrace") == 0)
+		return file != EV_ENABLE && file != EV_FILTER;
+	return file < tf_nr_event_files;
+}
+
+/* ---- events/<sys>/ ---- */
+
+static int system_enable_show(struct tf_open *o, struct strbuf *out)
+{
+	sb_printf(out, "%c\n", tf_system_enable_char(o->node.tr,
+						      node_system(o)));
+	return 0;
+}
+
+static long system_enable_write(struct tf_open *o, const char *buf,
+				size_t len)
+{
+	unsigned long val;
+	int ret;
+
+	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
+		return -EINVAL;
+	ret = tf_system_enable_set(o->node.tr, node_system(o), (int)val);
+	return ret < 0 ? ret : (long)len;
+}
+
+static const char global_filter_banner[] =
+	"### global filter ###\n"
+	"# Use this to set filters for multiple events.\n"
+	"# Only events with the given fields will be affected.\n"
+	"# If no events are modified, an error message will be displayed "
+	"here\n";
+
+static int system_filter_show(struct tf_open *o, struct strbuf *out)
+{
+	(void)o;
+	sb_puts(out, global_filter_banner);
+	return 0;
+}
+
+const struct tf_file_def tf_system_files[] = {
+	{ "enable", 0640, 0, NULL, system_enable_show, system_enable_write,
+	  NULL },
+	{ "filter", 0640, 0, NULL, system_filter_show, NULL, NULL },
+};
+const unsigned tf_nr_system_files =
+	sizeof(tf_system_files) / sizeof(tf_system_files[0]);
+
+bool tf_system_files_present(const struct tf_system *sys)
+{
+	return strcmp(sys->name, "ftrace") != 0;
+}
+
+/* ---- events/ ---- */
+
+static int all_enable_show(struct tf_open *o, struct strbuf *out)
+{
+	sb_printf(out, "%c\n", tf_system_enable_char(o->node.tr, NULL));
+	return 0;
+}
+
+static long all_enable_write(struct tf_open *o, const char *buf, size_t len)
+{
+	unsigned long val;
+	int ret;
+
+	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
+		return -EINVAL;
+	ret = tf_system_enable_set(o->node.tr, NULL, (int)val);
+	return ret < 0 ? ret : (long)len;
+}
+
+static int header_page_show(struct tf_open *o, struct strbuf *out)
+{
+	const char *t = o->node.t->reg->header_page;
+
+	sb_puts(out, t ? t : "");
+	return 0;
+}
+
+static int header_event_show(struct tf_open *o, struct strbuf *out)
+{
+	const char *t = o->node.t->reg->header_event;
+
+	sb_puts(out, t ? t : "");
+	return 0;
+}
+
+const struct tf_file_def tf_events_files[] = {
+	{ "enable", 0640, 0, NULL, all_enable_show, all_enable_write, NULL },
+	{ "header_event", 0440, TF_FD_NO_LOCK, NULL, header_event_show, NULL,
+	  NULL },
+	{ "header_page", 0440, TF_FD_NO_LOCK, NULL, header_page_show, NULL,
+	  NULL },
+};
+const unsigned tf_nr_events_files =
+	sizeof(tf_events_files) / sizeof(tf_events_files[0]);

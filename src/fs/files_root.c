@@ -1,0 +1,402 @@
+/*
+ * files_root.c - the files at the top of a trace array: event control
+ * (available_events, set_event, set_event_pid), tracing_on, error_log,
+ * README, and the files of kernel features tracefuse has not, which
+ * behave as the kernel's do while that feature is idle.
+ *
+ * The table is in the kernel's readdir order.
+ */
+#include <ctype.h>
+#include <fcntl.h>
+#include <errno.h>
+#include <string.h>
+
+#include "buffer/ring_buffer.h"
+#include "buffer/saved_cmdlines.h"
+#include "fs/files.h"
+
+extern const char tf_readme_text[];
+
+/* ---- fixed text ---- */
+
+struct fixed_text {
+	const char *name;
+	const char *text;
+};
+
+static const struct fixed_text fixed_texts[] = {
+	{ "stack_trace",
+	  "        Depth    Size   Location    (0 entries)\n"
+	  "        -----    ----   --------\n"
+	  "#\n"
+	  "#  Stack tracer disabled\n"
+	  "#\n"
+	  "# To enable the stack tracer, either add 'stacktrace' to the\n"
+	  "# kernel command line\n"
+	  "# or 'echo 1 > /proc/sys/kernel/stack_tracer_enabled'\n"
+	  "#\n" },
+	{ "stack_max_size", "0\n" },
+	{ "stack_trace_filter", "#### all functions enabled ####\n" },
+	{ "set_ftrace_filter", "#### all functions enabled ####\n" },
+	{ "set_graph_function", "#### all functions enabled ####\n" },
+	{ "set_ftrace_notrace", "#### no functions disabled ####\n" },
+	{ "set_graph_notrace", "#### no functions disabled ####\n" },
+	{ "set_ftrace_pid", "no pid\n" },
+	{ "set_ftrace_notrace_pid", "no pid\n" },
+	{ "dyn_ftrace_total_info", "0 pages:0 groups: 0\n" },
+	{ "tracing_thresh", "0\n" },
+	{ "tracing_max_latency", "0\n" },
+	{ "max_graph_depth", "0\n" },
+	{ "timestamp_mode", "[delta] absolute\n" },
+	{ "buffer_percent", "50\n" },
+	{ "buffer_subbuf_size_kb", "4\n" },
+	{ "available_tracers", "nop\n" },
+	{ "current_tracer", "nop\n" },
+};
+
+static int fixed_show(struct tf_open *o, struct strbuf *out)
+{
+	for (size_t i = 0; i < sizeof(fixed_texts) / sizeof(*fixed_texts); i++)
+		if (strcmp(fixed_texts[i].name, o->node.def->name) == 0) {
+			sb_puts(out, fixed_texts[i].text);
+			return 0;
+		}
+	return 0;	/* the idle files that read empty */
+}
+
+static int readme_show(struct tf_open *o, struct strbuf *out)
+{
+	(void)o;
+	sb_puts(out, tf_readme_text);
+	return 0;
+}
+
+/* Trims the whitespace the kernel's parsers skip around a word. */
+static void trim(const char **buf, size_t *len)
+{
+	while (*len && isspace((unsigned char)**buf)) {
+		(*buf)++;
+		(*len)--;
+	}
+	while (*len && isspace((unsigned char)(*buf)[*len - 1]))
+		(*len)--;
+}
+
+/*
+ * Files of features that are idle here (function tracer filters, probe
+ * events): clearing them works, anything else names a function or probe
+ * that does not exist.
+ */
+static long idle_write(struct tf_open *o, const char *buf, size_t len)
+{
+	const char *p = buf;
+	size_t n = len;
+
+	(void)o;
+	trim(&p, &n);
+	return n == 0 ? (long)len : -EINVAL;
+}
+
+/* Files that take a number and ignore it while their feature is idle. */
+static long idle_number_write(struct tf_open *o, const char *buf, size_t len)
+{
+	unsigned long v;
+
+	(void)o;
+	return tf_parse_ulong(buf, len, &v) < 0 ? -EINVAL : (long)len;
+}
+
+static long current_tracer_write(struct tf_open *o, const char *buf,
+				 size_t len)
+{
+	const char *p = buf;
+	size_t n = len;
+
+	(void)o;
+	trim(&p, &n);
+	/* nop is the only tracer; an empty name selects it too */
+	if (n == 0 || (n == 3 && memcmp(p, "nop", 3) == 0))
+		return (long)len;
+	return -EINVAL;
+}
+
+static long free_buffer_write(struct tf_open *o, const char *buf, size_t len)
+{
+	(void)o;
+	(void)buf;
+	return (long)len;	/* the buffer is freed on close */
+}
+
+/* ---- event control ---- */
+
+static int available_events_show(struct tf_open *o, struct strbuf *out)
+{
+	struct tf_registry *reg = o->node.t->reg;
+
+	for (unsigned i = 0; i < reg->nr_events; i++) {
+		const struct tf_event *ev = reg->events[i];
+
+		if (strcmp(ev->system, "ftrace") != 0)
+			sb_printf(out, "%s:%s\n", ev->system, ev->name);
+	}
+	return 0;
+}
+
+static int set_event_open(struct tf_open *o)
+{
+	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC))
+		tf_clear_events(o->node.tr);
+	return 0;
+}
+
+static int set_event_show(struct tf_open *o, struct strbuf *out)
+{
+	tf_set_event_show(o->node.tr, out);
+	return 0;
+}
+
+#define EVENT_BUF_SIZE 127	/* the kernel's set_event token limit */
+
+/* Whitespace-separated tokens; `!` disables; the first error ends it. */
+static long set_event_write(struct tf_open *o, const char *buf, size_t len)
+{
+	char tok[EVENT_BUF_SIZE + 1];
+	size_t i = 0;
+
+	while (i < len) {
+		size_t n = 0;
+		int ret;
+
+		while (i < len && isspace((unsigned char)buf[i]))
+			i++;
+		while (i < len && buf[i] && !isspace((unsigned char)buf[i])) {
+			if (n >= EVENT_BUF_SIZE)
+				return -EINVAL;
+			tok[n++] = buf[i++];
+		}
+		if (i < len && !buf[i])
+			i = len;
+		if (!n)
+			continue;
+		tok[n] = '\0';
+		tf_buffer_expand(o->node.tr);
+		if (tok[0] == '!')
+			ret = tf_set_event_token(o->node.tr, tok + 1, 0);
+		else
+			ret = tf_set_event_token(o->node.tr, tok, 1);
+		if (ret < 0)
+			return ret;
+	}
+	return (long)len;
+}
+
+static bool is_notrace(const struct tf_open *o)
+{
+	return strcmp(o->node.def->name, "set_event_notrace_pid") == 0;
+}
+
+static int pid_open(struct tf_open *o)
+{
+	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC))
+		return tf_pid_list_write(o->node.tr, is_notrace(o), "", 0,
+					 true);
+	return 0;
+}
+
+static int pid_show(struct tf_open *o, struct strbuf *out)
+{
+	tf_pid_list_show(o->node.tr, is_notrace(o), out);
+	return 0;
+}
+
+static long pid_write(struct tf_open *o, const char *buf, size_t len)
+{
+	int ret = tf_pid_list_write(o->node.tr, is_notrace(o), buf, len,
+				    false);
+
+	return ret < 0 ? ret : (long)len;
+}
+
+/* ---- tracing_on, error_log, saved_cmdlines ---- */
+
+static int tracing_on_show(struct tf_open *o, struct strbuf *out)
+{
+	sb_printf(out, "%d\n", atomic_load(&o->node.tr->tracing_on) ? 1 : 0);
+	return 0;
+}
+
+static long tracing_on_write(struct tf_open *o, const char *buf, size_t len)
+{
+	unsigned long v;
+
+	if (tf_parse_ulong(buf, len, &v) < 0)
+		return -EINVAL;
+	atomic_store(&o->node.tr->tracing_on, v ? 1 : 0);
+	return (long)len;
+}
+
+static int error_log_open(struct tf_open *o)
+{
+	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC))
+		tf_error_log_clear(&o->node.tr->error_log);
+	return 0;
+}
+
+static int error_log_show(struct tf_open *o, struct strbuf *out)
+{
+	tf_error_log_show(&o->node.tr->error_log, out);
+	return 0;
+}
+
+static long error_log_write(struct tf_open *o, const char *buf, size_t len)
+{
+	(void)o;
+	(void)buf;
+	return (long)len;	/* only opening with O_TRUNC clears it */
+}
+
+static int saved_cmdlines_show(struct tf_open *o, struct strbuf *out)
+{
+	(void)o;
+	tf_saved_cmdlines_show(out);
+	return 0;
+}
+
+static int saved_cmdlines_size_show(struct tf_open *o, struct strbuf *out)
+{
+	(void)o;
+	sb_printf(out, "%u\n", tf_saved_cmdlines_size());
+	return 0;
+}
+
+static long saved_cmdlines_size_write(struct tf_open *o, const char *buf,
+				      size_t len)
+{
+	unsigned long v;
+	int ret;
+
+	(void)o;
+	if (tf_parse_ulong(buf, len, &v) < 0)
+		return -EINVAL;
+	ret = tf_saved_cmdlines_resize(v > 0xffffffffUL ? 0 : (unsigned)v);
+	return ret < 0 ? ret : (long)len;
+}
+
+static const char trace_clocks[][12] = {
+	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw",
+	"boot", "tai", "x86-tsc",
+};
+
+static int trace_clock_show(struct tf_open *o, struct strbuf *out)
+{
+	for (size_t i = 0; i < sizeof(trace_clocks) / sizeof(*trace_clocks);
+	     i++) {
+		bool cur = strcmp(o->node.tr->trace_clock, trace_clocks[i]) == 0;
+
+		sb_printf(out, cur ? "%s[%s]" : "%s%s", i ? " " : "",
+			  trace_clocks[i]);
+	}
+	sb_putc(out, '\n');
+	return 0;
+}
+
+static long trace_clock_write(struct tf_open *o, const char *buf, size_t len)
+{
+	const char *p = buf;
+	size_t n = len;
+
+	trim(&p, &n);
+	for (size_t i = 0; i < sizeof(trace_clocks) / sizeof(*trace_clocks);
+	     i++)
+		if (strlen(trace_clocks[i]) == n &&
+		    memcmp(trace_clocks[i], p, n) == 0) {
+			strcpy(o->node.tr->trace_clock, trace_clocks[i]);
+			tf_ring_buffer_reset(o->node.tr->buffer, -1);
+			return (long)len;
+		}
+	return -EINVAL;
+}
+
+static int tracing_cpumask_show(struct tf_open *o, struct strbuf *out)
+{
+	int n = o->node.t->nr_cpus;
+	unsigned long long mask = n >= 64 ? ~0ull : (1ull << n) - 1;
+
+	sb_printf(out, "%llx\n", mask);
+	return 0;
+}
+
+#define ROOT(name, mode, flags, open, show, write) \
+	{ name, mode, flags, open, show, write, NULL }
+#define TOP TF_FD_TOP_ONLY
+#define NL TF_FD_NO_LOCK
+
+const struct tf_file_def tf_root_files[] = {
+	ROOT("stack_trace_filter", 0640, TOP, NULL, fixed_show, idle_write),
+	ROOT("stack_trace", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("stack_max_size", 0640, TOP, NULL, fixed_show, idle_number_write),
+	ROOT("dyn_ftrace_total_info", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("saved_tgids", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("saved_cmdlines_size", 0640, TOP, NULL, saved_cmdlines_size_show,
+	     saved_cmdlines_size_write),
+	ROOT("saved_cmdlines", 0440, TOP, NULL, saved_cmdlines_show, NULL),
+	ROOT("README", 0440, TOP | NL, NULL, readme_show, NULL),
+	ROOT("tracing_thresh", 0640, TOP, NULL, fixed_show, idle_number_write),
+	ROOT("set_graph_notrace", 0640, TOP, NULL, fixed_show, idle_write),
+	ROOT("set_graph_function", 0640, TOP, NULL, fixed_show, idle_write),
+	ROOT("set_ftrace_notrace", 0640, 0, NULL, fixed_show, idle_write),
+	ROOT("set_ftrace_filter", 0640, 0, NULL, fixed_show, idle_write),
+	ROOT("touched_functions", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("enabled_functions", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("available_filter_functions_addrs", 0440, TOP, NULL, fixed_show,
+	     NULL),
+	ROOT("available_filter_functions", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("set_ftrace_notrace_pid", 0640, 0, NULL, fixed_show, idle_write),
+	ROOT("set_ftrace_pid", 0640, 0, NULL, fixed_show, idle_write),
+	ROOT("error_log", 0640, 0, error_log_open, error_log_show,
+	     error_log_write),
+	ROOT("snapshot", 0640, NL, NULL, tf_snapshot_show, tf_snapshot_write),
+	ROOT("tracing_max_latency", 0640, 0, NULL, fixed_show,
+	     idle_number_write),
+	ROOT("buffer_subbuf_size_kb", 0640, 0, NULL, fixed_show,
+	     idle_number_write),
+	ROOT("buffer_percent", 0640, 0, NULL, fixed_show, idle_number_write),
+	ROOT("timestamp_mode", 0440, 0, NULL, fixed_show, NULL),
+	ROOT("tracing_on", 0640, 0, NULL, tracing_on_show, tracing_on_write),
+	ROOT("trace_clock", 0640, 0, NULL, trace_clock_show,
+	     trace_clock_write),
+	ROOT("trace_marker_raw", 0220, NL, NULL, NULL,
+	     tf_trace_marker_raw_write),
+	ROOT("trace_marker", 0220, NL, NULL, NULL, tf_trace_marker_file_write),
+	ROOT("free_buffer", 0200, 0, NULL, NULL, free_buffer_write),
+	ROOT("buffer_total_size_kb", 0440, 0, NULL, tf_buffer_total_size_show,
+	     NULL),
+	ROOT("buffer_size_kb", 0640, 0, NULL, tf_buffer_size_show,
+	     tf_buffer_size_write),
+	ROOT("trace_pipe", 0440, NL | TF_FD_STREAM, NULL, tf_trace_pipe_show,
+	     NULL),
+	ROOT("trace", 0640, NL, tf_trace_open, tf_trace_show, tf_trace_write),
+	ROOT("trace_options", 0640, 0, NULL, tf_trace_options_show,
+	     tf_trace_options_write),
+	ROOT("tracing_cpumask", 0640, 0, NULL, tracing_cpumask_show,
+	     idle_write),
+	ROOT("current_tracer", 0640, 0, NULL, fixed_show,
+	     current_tracer_write),
+	ROOT("available_tracers", 0440, 0, NULL, fixed_show, NULL),
+	ROOT("uprobe_profile", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("uprobe_events", 0640, TOP, NULL, fixed_show, idle_write),
+	ROOT("dynamic_events", 0640, TOP, NULL, fixed_show, idle_write),
+	ROOT("kprobe_profile", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("kprobe_events", 0640, TOP, NULL, fixed_show, idle_write),
+	ROOT("max_graph_depth", 0640, TOP, NULL, fixed_show,
+	     idle_number_write),
+	ROOT("printk_formats", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("set_event_notrace_pid", 0640, 0, pid_open, pid_show, pid_write),
+	ROOT("set_event_pid", 0640, 0, pid_open, pid_show, pid_write),
+	ROOT("set_event", 0640, 0, set_event_open, set_event_show,
+	     set_event_write),
+	ROOT("available_events", 0440, TOP, NULL, available_events_show,
+	     NULL),
+};
+const unsigned tf_nr_root_files =
+	sizeof(tf_root_files) / sizeof(tf_root_files[0]);

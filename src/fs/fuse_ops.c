@@ -1,0 +1,495 @@
+/*
+ * fuse_ops.c - libfuse low-level glue: lookup, getattr, readdir, open,
+ * read, write, mkdir/rmdir of instances.  The per-file behaviour lives in
+ * the file tables (files_*.c); this file only turns FUSE requests into
+ * calls on struct tf_open and answers with the kernel's errnos.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/rcu.h"
+
+#include "fs/fuse_ops.h"
+#include "fs/tree.h"
+
+#define ENTRY_TIMEOUT 1.0
+
+static struct tf_tracing *tracing(fuse_req_t req)
+{
+	return fuse_req_userdata(req);
+}
+
+/* Resolves @ino inside an RCU read-side section held by the caller. */
+static int resolve(fuse_req_t req, fuse_ino_t ino, struct tf_node *n)
+{
+	return tf_node_from_ino(tracing(req), ino, n);
+}
+
+static void fill_entry(const struct tf_node *n, struct fuse_entry_param *e)
+{
+	memset(e, 0, sizeof(*e));
+	tf_node_stat(n, &e->attr);
+	e->ino = e->attr.st_ino;
+	e->attr_timeout = ENTRY_TIMEOUT;
+	e->entry_timeout = ENTRY_TIMEOUT;
+}
+
+static void tf_init(void *userdata, struct fuse_conn_info *conn)
+{
+	(void)userdata;
+	/* `>` must reach open() as O_TRUNC, distinct from `>>` */
+	if (conn->capable & FUSE_CAP_ATOMIC_O_TRUNC)
+		conn->want |= FUSE_CAP_ATOMIC_O_TRUNC;
+	conn->want &= ~FUSE_CAP_WRITEBACK_CACHE;
+}
+
+static void tf_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct tf_node dir, child;
+	struct fuse_entry_param e;
+	int ret;
+
+	tf_rcu_read_lock();
+	ret = resolve(req, parent, &dir);
+	if (ret == 0)
+		ret = tf_node_lookup(&dir, name, &child);
+	if (ret == 0)
+		fill_entry(&child, &e);
+	tf_rcu_read_unlock();
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_entry(req, &e);
+}
+
+static void tf_getattr(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	struct tf_node n;
+	struct stat st;
+	int ret;
+
+	(void)fi;
+	tf_rcu_read_lock();
+	ret = resolve(req, ino, &n);
+	if (ret == 0)
+		tf_node_stat(&n, &st);
+	tf_rcu_read_unlock();
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_attr(req, &st, ENTRY_TIMEOUT);
+}
+
+/* tracefs accepts chmod, chown, truncate and utimes, and keeps nothing. */
+static void tf_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
+		       int to_set, struct fuse_file_info *fi)
+{
+	(void)attr;
+	(void)to_set;
+	tf_getattr(req, ino, fi);
+}
+
+struct dir_buf {
+	fuse_req_t req;
+	char *buf;
+	size_t size, len;
+};
+
+static int dir_fill(void *ctx, const char *name, const struct tf_node *c,
+		    long next)
+{
+	struct dir_buf *d = ctx;
+	struct stat st;
+	size_t n;
+
+	tf_node_stat(c, &st);
+	n = fuse_add_direntry(d->req, d->buf + d->len, d->size - d->len,
+			      name, &st, next);
+	if (n > d->size - d->len)
+		return 1;
+	d->len += n;
+	return 0;
+}
+
+static void tf_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
+		       off_t off, struct fuse_file_info *fi)
+{
+	struct dir_buf d = { .req = req, .size = size };
+	struct tf_node n;
+	struct stat st;
+	int ret;
+
+	(void)fi;
+	d.buf = malloc(size);
+	if (!d.buf) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	tf_rcu_read_lock();
+	ret = resolve(req, ino, &n);
+	if (ret == 0 && !tf_node_is_dir(&n))
+		ret = -ENOTDIR;
+	if (ret == 0) {
+		memset(&st, 0, sizeof(st));
+		st.st_mode = S_IFDIR;
+		if (off < 1) {
+			size_t k = fuse_add_direntry(req, d.buf, size, ".",
+						     &st, 1);
+			if (k <= size)
+				d.len += k;
+			off = 1;
+		}
+		if (off < 2) {
+			size_t k = fuse_add_direntry(req, d.buf + d.len,
+						     size - d.len, "..", &st, 2);
+			if (k <= size - d.len) {
+				d.len += k;
+				off = 2;
+			}
+		}
+		if (off >= 2)
+			tf_node_readdir(&n, off, dir_fill, &d);
+	}
+	tf_rcu_read_unlock();
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_buf(req, d.buf, d.len);
+	free(d.buf);
+}
+
+/* Unix permission check for callers other than root. */
+static bool may_open(const struct fuse_ctx *ctx, unsigned mode, int flags)
+{
+	unsigned want = 0, bits;
+
+	if (ctx->uid == 0)
+		return true;
+	if ((flags & O_ACCMODE) != O_WRONLY)
+		want |= 4;
+	if ((flags & O_ACCMODE) != O_RDONLY)
+		want |= 2;
+	bits = ctx->gid == 0 ? (mode >> 3) & 7 : mode & 7;
+	return (bits & want) == want;
+}
+
+static void lock_for(const struct tf_open *o)
+{
+	if (!(o->node.def->flags & TF_FD_NO_LOCK))
+		pthread_mutex_lock(&o->node.t->lock);
+}
+
+static void unlock_for(const struct tf_open *o)
+{
+	if (!(o->node.def->flags & TF_FD_NO_LOCK))
+		pthread_mutex_unlock(&o->node.t->lock);
+}
+
+static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
+{
+	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	struct tf_open *o;
+	int ret;
+
+	o = calloc(1, sizeof(*o));
+	if (!o) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	tf_rcu_read_lock();
+	ret = resolve(req, ino, &o->node);
+	if (ret == 0 && tf_node_is_dir(&o->node))
+		ret = -EISDIR;
+	if (ret == 0 && !may_open(ctx, o->node.def->mode, fi->flags))
+		ret = -EACCES;
+	/* the trace array stays while a file of it is open (rmdir: EBUSY) */
+	if (ret == 0)
+		atomic_fetch_add(&o->node.tr->open_refs, 1);
+	tf_rcu_read_unlock();
+	if (ret) {
+		free(o);
+		fuse_reply_err(req, -ret);
+		return;
+	}
+	o->flags = fi->flags;
+	o->pid = ctx->pid;
+	sb_init(&o->text);
+	if (o->node.def->open) {
+		lock_for(o);
+		ret = o->node.def->open(o);
+		unlock_for(o);
+		if (ret) {
+			atomic_fetch_sub(&o->node.tr->open_refs, 1);
+			free(o);
+			fuse_reply_err(req, -ret);
+			return;
+		}
+	}
+	fi->fh = (uint64_t)(uintptr_t)o;
+	fi->direct_io = 1;
+	fi->keep_cache = 0;
+	if (o->node.def->flags & TF_FD_STREAM)
+		fi->nonseekable = 1;
+	fuse_reply_open(req, fi);
+}
+
+static int render(struct tf_open *o)
+{
+	int ret;
+
+	sb_reset(&o->text);
+	lock_for(o);
+	ret = o->node.def->show(o, &o->text);
+	unlock_for(o);
+	if (ret == 0)
+		ret = sb_error(&o->text);
+	o->rendered = ret == 0;
+	return ret;
+}
+
+/* trace_pipe: consume what is there, or wait for it (interruptibly). */
+static void read_stream(fuse_req_t req, struct tf_open *o, size_t size)
+{
+	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	int ret;
+
+	while (o->text.len == 0) {
+		ret = render(o);
+		if (ret) {
+			fuse_reply_err(req, -ret);
+			return;
+		}
+		if (o->text.len)
+			break;
+		if (o->flags & O_NONBLOCK) {
+			fuse_reply_err(req, EAGAIN);
+			return;
+		}
+		if (fuse_req_interrupted(req)) {
+			fuse_reply_err(req, EINTR);
+			return;
+		}
+		nanosleep(&nap, NULL);
+	}
+	if (size > o->text.len)
+		size = o->text.len;
+	fuse_reply_buf(req, o->text.buf, size);
+	memmove(o->text.buf, o->text.buf + size, o->text.len - size);
+	o->text.len -= size;
+}
+
+static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
+		    struct fuse_file_info *fi)
+{
+	struct tf_open *o = (struct tf_open *)(uintptr_t)fi->fh;
+	int ret;
+
+	(void)ino;
+	if (!o->node.def->show) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	if (o->node.def->flags & TF_FD_STREAM) {
+		read_stream(req, o, size);
+		return;
+	}
+	if (off == 0 || !o->rendered) {
+		ret = render(o);
+		if (ret) {
+			fuse_reply_err(req, -ret);
+			return;
+		}
+	}
+	if ((size_t)off >= o->text.len) {
+		fuse_reply_buf(req, NULL, 0);
+		return;
+	}
+	if (size > o->text.len - (size_t)off)
+		size = o->text.len - (size_t)off;
+	fuse_reply_buf(req, o->text.buf + off, size);
+}
+
+static void tf_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
+		     size_t size, off_t off, struct fuse_file_info *fi)
+{
+	struct tf_open *o = (struct tf_open *)(uintptr_t)fi->fh;
+	long ret;
+
+	(void)ino;
+	(void)off;
+	if (!o->node.def->write) {
+		fuse_reply_err(req, EINVAL);
+		return;
+	}
+	lock_for(o);
+	ret = o->node.def->write(o, buf, size);
+	unlock_for(o);
+	if (ret < 0)
+		fuse_reply_err(req, (int)-ret);
+	else
+		fuse_reply_write(req, (size_t)ret);
+}
+
+static void tf_release(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	struct tf_open *o = (struct tf_open *)(uintptr_t)fi->fh;
+
+	(void)ino;
+	if (o->node.def->release) {
+		lock_for(o);
+		o->node.def->release(o);
+		unlock_for(o);
+	}
+	atomic_fetch_sub(&o->node.tr->open_refs, 1);
+	sb_release(&o->text);
+	free(o);
+	fuse_reply_err(req, 0);
+}
+
+static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
+		     mode_t mode)
+{
+	struct tf_tracing *t = tracing(req);
+	struct tf_trace_array *tr = NULL;
+	struct fuse_entry_param e;
+	struct tf_node dir, child;
+	int ret;
+
+	(void)mode;
+	pthread_mutex_lock(&t->lock);
+	tf_rcu_read_lock();
+	ret = resolve(req, parent, &dir);
+	tf_rcu_read_unlock();
+	if (ret == 0 && dir.kind != TF_N_INSTANCES)
+		ret = -EPERM;
+	if (ret == 0 && strlen(name) > 255)
+		ret = -ENAMETOOLONG;
+	if (ret == 0)
+		ret = tf_instance_create(t, name, &tr);
+	if (ret == 0) {
+		child = dir;
+		child.tr = tr;
+		child.kind = TF_N_ROOT;
+		child.idx = 0;
+		child.def = NULL;
+		fill_entry(&child, &e);
+	}
+	pthread_mutex_unlock(&t->lock);
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_entry(req, &e);
+}
+
+static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	struct tf_tracing *t = tracing(req);
+	struct tf_node dir;
+	int ret;
+
+	pthread_mutex_lock(&t->lock);
+	tf_rcu_read_lock();
+	ret = resolve(req, parent, &dir);
+	tf_rcu_read_unlock();
+	if (ret == 0 && dir.kind != TF_N_INSTANCES)
+		ret = -EPERM;
+	if (ret == 0)
+		ret = tf_instance_remove(t, name);
+	pthread_mutex_unlock(&t->lock);
+	fuse_reply_err(req, -ret);
+}
+
+static void tf_create(fuse_req_t req, fuse_ino_t parent, const char *name,
+		      mode_t mode, struct fuse_file_info *fi)
+{
+	(void)parent;
+	(void)name;
+	(void)mode;
+	(void)fi;
+	fuse_reply_err(req, EACCES);
+}
+
+static void tf_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
+		     mode_t mode, dev_t rdev)
+{
+	(void)parent;
+	(void)name;
+	(void)mode;
+	(void)rdev;
+	fuse_reply_err(req, EPERM);
+}
+
+static void tf_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
+{
+	(void)parent;
+	(void)name;
+	fuse_reply_err(req, EPERM);
+}
+
+static void tf_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
+		      fuse_ino_t newparent, const char *newname,
+		      unsigned int flags)
+{
+	(void)parent;
+	(void)name;
+	(void)newparent;
+	(void)newname;
+	(void)flags;
+	fuse_reply_err(req, EPERM);
+}
+
+static void tf_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
+		    const char *newname)
+{
+	(void)ino;
+	(void)newparent;
+	(void)newname;
+	fuse_reply_err(req, EPERM);
+}
+
+static void tf_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
+		       const char *name)
+{
+	(void)link;
+	(void)parent;
+	(void)name;
+	fuse_reply_err(req, EPERM);
+}
+
+static void tf_statfs(fuse_req_t req, fuse_ino_t ino)
+{
+	struct statvfs st;
+
+	(void)ino;
+	memset(&st, 0, sizeof(st));
+	st.f_bsize = 4096;
+	st.f_namemax = 255;
+	fuse_reply_statfs(req, &st);
+}
+
+const struct fuse_lowlevel_ops tf_fuse_ops = {
+	.init = tf_init,
+	.lookup = tf_lookup,
+	.getattr = tf_getattr,
+	.setattr = tf_setattr,
+	.readdir = tf_readdir,
+	.open = tf_open,
+	.read = tf_read,
+	.write = tf_write,
+	.release = tf_release,
+	.mkdir = tf_mkdir,
+	.rmdir = tf_rmdir,
+	.create = tf_create,
+	.mknod = tf_mknod,
+	.unlink = tf_unlink,
+	.rename = tf_rename,
+	.link = tf_link,
+	.symlink = tf_symlink,
+	.statfs = tf_statfs,
+};

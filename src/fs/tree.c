@@ -1,0 +1,385 @@
+/*
+ * tree.c - inode numbers, lookup, stat and readdir of the tracefs tree
+ * (see tree.h).
+ *
+ * Inode layout: bits 48-63 the trace array id (0 = top level), bits
+ * 40-47 the node kind, bits 0-39 the index.  The top-level root, which
+ * encodes as 0, is FUSE's root inode 1.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <urcu/rculist.h>
+
+#include "fs/fuse_ops.h"
+
+#include "fs/tree.h"
+
+#define INO_TR_SHIFT 48
+#define INO_KIND_SHIFT 40
+#define INO_IDX_MASK ((1ull << 40) - 1)
+
+uint64_t tf_ino(const struct tf_trace_array *tr, enum tf_node_kind kind,
+		unsigned idx)
+{
+	uint64_t ino = ((uint64_t)tr->id << INO_TR_SHIFT) |
+		       ((uint64_t)kind << INO_KIND_SHIFT) | idx;
+
+	return ino == 0 ? FUSE_ROOT_ID : ino;
+}
+
+bool tf_node_is_dir(const struct tf_node *n)
+{
+	return n->kind < TF_N_DIR_MAX;
+}
+
+static const struct tf_file_def *file_def(const struct tf_node *n)
+{
+	unsigned f = n->idx & 0xff;
+
+	switch (n->kind) {
+	case TF_N_FILE_ROOT:
+		return n->idx < tf_nr_root_files ? &tf_root_files[n->idx] : NULL;
+	case TF_N_FILE_EVENTS:
+		return n->idx < tf_nr_events_files ? &tf_events_files[n->idx]
+						   : NULL;
+	case TF_N_FILE_SYSTEM:
+		return f < tf_nr_system_files ? &tf_system_files[f] : NULL;
+	case TF_N_FILE_EVENT:
+		return f < tf_nr_event_files ? &tf_event_files[f] : NULL;
+	case TF_N_FILE_CPU:
+		return f < tf_nr_cpu_files ? &tf_cpu_files[f] : NULL;
+	case TF_N_FILE_OPTION:
+		return n->idx < tf_nr_options() ? &tf_option_file : NULL;
+	default:
+		return NULL;
+	}
+}
+
+/* Whether a well-formed node exists in its trace array. */
+static bool node_valid(const struct tf_node *n)
+{
+	struct tf_registry *reg = n->t->reg;
+	bool top = n->tr->id == 0;
+	unsigned hi = n->idx >> 8;
+
+	switch (n->kind) {
+	case TF_N_ROOT: case TF_N_EVENTS: case TF_N_OPTIONS: case TF_N_PER_CPU:
+		return true;
+	case TF_N_INSTANCES:
+		return top;
+	case TF_N_SYSTEM:
+		return n->idx < reg->nr_systems;
+	case TF_N_EVENT:
+		return n->idx < reg->nr_events;
+	case TF_N_CPU:
+		return n->idx < (unsigned)n->t->nr_cpus;
+	case TF_N_FILE_ROOT:
+		return n->def && (top || !(n->def->flags & TF_FD_TOP_ONLY));
+	case TF_N_FILE_EVENTS:
+		return n->def != NULL;
+	case TF_N_FILE_SYSTEM:
+		return n->def && hi < reg->nr_systems &&
+		       tf_system_files_present(&reg->systems[hi]);
+	case TF_N_FILE_EVENT:
+		return n->def && hi < reg->nr_events &&
+		       tf_event_file_present(reg->events[hi], n->idx & 0xff);
+	case TF_N_FILE_CPU:
+		return n->def && hi < (unsigned)n->t->nr_cpus;
+	case TF_N_FILE_OPTION:
+		return n->def && (top || tf_option_in_instance(n->idx));
+	default:
+		return false;
+	}
+}
+
+int tf_node_from_ino(struct tf_tracing *t, uint64_t ino, struct tf_node *n)
+{
+	unsigned tr_id, kind;
+
+	if (ino == FUSE_ROOT_ID)
+		ino = 0;
+	tr_id = (unsigned)(ino >> INO_TR_SHIFT);
+	kind = (unsigned)(ino >> INO_KIND_SHIFT) & 0xff;
+	memset(n, 0, sizeof(*n));
+	n->t = t;
+	n->tr = tr_id == 0 ? t->top : tf_instance_by_id(t, tr_id);
+	if (!n->tr)
+		return -ENOENT;
+	n->kind = (enum tf_node_kind)kind;
+	n->idx = (unsigned)(ino & INO_IDX_MASK);
+	n->def = file_def(n);
+	return node_valid(n) ? 0 : -ENOENT;
+}
+
+static void set_node(struct tf_node *c, const struct tf_node *dir,
+		     struct tf_trace_array *tr, enum tf_node_kind kind,
+		     unsigned idx)
+{
+	c->t = dir->t;
+	c->tr = tr;
+	c->kind = kind;
+	c->idx = idx;
+	c->def = file_def(c);
+}
+
+/*
+ * The entries of a directory, in order, as (name, node).  One walker
+ * serves both lookup and readdir so that they cannot disagree.
+ */
+typedef int (*entry_fn)(void *ctx, const char *name, const struct tf_node *c,
+			long pos);
+
+static int walk_files(const struct tf_node *dir, const struct tf_file_def *defs,
+		      unsigned nr, enum tf_node_kind kind, unsigned hi,
+		      long *pos, entry_fn fn, void *ctx)
+{
+	struct tf_node c;
+
+	for (unsigned i = 0; i < nr; i++) {
+		(void)defs;
+		set_node(&c, dir, dir->tr, kind, hi << 8 | i);
+		if (!node_valid(&c))
+			continue;
+		if (fn(ctx, c.def->name, &c, (*pos)++))
+			return 1;
+	}
+	return 0;
+}
+
+static int walk(const struct tf_node *dir, entry_fn fn, void *ctx)
+{
+	struct tf_registry *reg = dir->t->reg;
+	struct tf_node c;
+	long pos = 2;		/* after . and .. */
+	char name[32];
+
+	switch (dir->kind) {
+	case TF_N_ROOT:
+		if (walk_files(dir, tf_root_files, tf_nr_root_files,
+			       TF_N_FILE_ROOT, 0, &pos, fn, ctx))
+			return 1;
+		set_node(&c, dir, dir->tr, TF_N_EVENTS, 0);
+		if (fn(ctx, "events", &c, pos++))
+			return 1;
+		if (dir->tr->id == 0) {
+			set_node(&c, dir, dir->tr, TF_N_INSTANCES, 0);
+			if (fn(ctx, "instances", &c, pos++))
+				return 1;
+		}
+		set_node(&c, dir, dir->tr, TF_N_OPTIONS, 0);
+		if (fn(ctx, "options", &c, pos++))
+			return 1;
+		set_node(&c, dir, dir->tr, TF_N_PER_CPU, 0);
+		return fn(ctx, "per_cpu", &c, pos++);
+	case TF_N_EVENTS:
+		if (walk_files(dir, tf_events_files, tf_nr_events_files,
+			       TF_N_FILE_EVENTS, 0, &pos, fn, ctx))
+			return 1;
+		for (unsigned i = 0; i < reg->nr_systems; i++) {
+			set_node(&c, dir, dir->tr, TF_N_SYSTEM, i);
+			if (fn(ctx, reg->systems[i].name, &c, pos++))
+				return 1;
+		}
+		return 0;
+	case TF_N_SYSTEM: {
+		const struct tf_system *sys = &reg->systems[dir->idx];
+
+		if (walk_files(dir, tf_system_files, tf_nr_system_files,
+			       TF_N_FILE_SYSTEM, dir->idx, &pos, fn, ctx))
+			return 1;
+		for (unsigned i = 0; i < sys->nr_events; i++) {
+			unsigned ev = sys->events[i];
+
+			set_node(&c, dir, dir->tr, TF_N_EVENT, ev);
+			if (fn(ctx, reg->events[ev]->name, &c, pos++))
+				return 1;
+		}
+		return 0;
+	}
+	case TF_N_EVENT:
+		return walk_files(dir, tf_event_files, tf_nr_event_files,
+				  TF_N_FILE_EVENT, dir->idx, &pos, fn, ctx);
+	case TF_N_INSTANCES: {
+		struct tf_trace_array *tr;
+
+		cds_list_for_each_entry_rcu(tr, &dir->t->instances, list) {
+			if (!tr->name)
+				continue;
+			set_node(&c, dir, tr, TF_N_ROOT, 0);
+			if (fn(ctx, tr->name, &c, pos++))
+				return 1;
+		}
+		return 0;
+	}
+	case TF_N_OPTIONS:
+		for (unsigned i = 0; i < tf_nr_options(); i++) {
+			set_node(&c, dir, dir->tr, TF_N_FILE_OPTION, i);
+			if (!node_valid(&c))
+				continue;
+			if (fn(ctx, tf_option_name(i), &c, pos++))
+				return 1;
+		}
+		return 0;
+	case TF_N_PER_CPU:
+		for (int i = 0; i < dir->t->nr_cpus; i++) {
+			snprintf(name, sizeof(name), "cpu%d", i);
+			set_node(&c, dir, dir->tr, TF_N_CPU, (unsigned)i);
+			if (fn(ctx, name, &c, pos++))
+				return 1;
+		}
+		return 0;
+	case TF_N_CPU:
+		return walk_files(dir, tf_cpu_files, tf_nr_cpu_files,
+				  TF_N_FILE_CPU, dir->idx, &pos, fn, ctx);
+	default:
+		return 0;
+	}
+}
+
+struct lookup_ctx {
+	const char *name;
+	struct tf_node *out;
+	bool found;
+};
+
+static int lookup_fn(void *ctx, const char *name, const struct tf_node *c,
+		     long pos)
+{
+	struct lookup_ctx *l = ctx;
+
+	(void)pos;
+	if (strcmp(name, l->name) != 0)
+		return 0;
+	*l->out = *c;
+	l->found = true;
+	return 1;
+}
+
+int tf_node_lookup(const struct tf_node *dir, const char *name,
+		   struct tf_node *child)
+{
+	struct tf_registry *reg = dir->t->reg;
+	struct lookup_ctx l = { .name = name, .out = child };
+
+	if (!tf_node_is_dir(dir))
+		return -ENOTDIR;
+	/* the big directories go by the registry, not by walking */
+	if (dir->kind == TF_N_EVENTS) {
+		const struct tf_system *sys = tf_registry_system(reg, name);
+
+		if (sys) {
+			set_node(child, dir, dir->tr, TF_N_SYSTEM, sys->index);
+			return 0;
+		}
+	} else if (dir->kind == TF_N_SYSTEM) {
+		struct tf_event *ev = tf_registry_find(
+			reg, reg->systems[dir->idx].name, name);
+
+		if (ev) {
+			set_node(child, dir, dir->tr, TF_N_EVENT, ev->index);
+			return 0;
+		}
+	}
+	walk(dir, lookup_fn, &l);
+	return l.found ? 0 : -ENOENT;
+}
+
+/* Link counts as tracefs reports them (eventfs directories say 1). */
+static unsigned dir_nlink(const struct tf_node *n)
+{
+	switch (n->kind) {
+	case TF_N_EVENTS: case TF_N_SYSTEM: case TF_N_EVENT:
+		return 1;
+	case TF_N_ROOT:
+		return n->tr->id == 0 ? 6 : 5;
+	case TF_N_INSTANCES: {
+		unsigned nr = 2;
+		struct tf_trace_array *tr;
+
+		cds_list_for_each_entry_rcu(tr, &n->t->instances, list)
+			nr += tr->name != NULL;
+		return nr;
+	}
+	case TF_N_PER_CPU:
+		return 2 + (unsigned)n->t->nr_cpus;
+	default:
+		return 2;
+	}
+}
+
+void tf_node_stat(const struct tf_node *n, struct stat *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->st_ino = tf_ino(n->tr, n->kind, n->idx);
+	st->st_uid = 0;
+	st->st_gid = 0;
+	st->st_blksize = 4096;
+	if (tf_node_is_dir(n)) {
+		unsigned mode = 0750;
+
+		if (n->kind == TF_N_ROOT && n->tr->id == 0)
+			mode = 0700;
+		else if (n->kind == TF_N_EVENTS || n->kind == TF_N_SYSTEM ||
+			 n->kind == TF_N_EVENT)
+			mode = 0755;
+		st->st_mode = S_IFDIR | mode;
+		st->st_nlink = dir_nlink(n);
+	} else {
+		st->st_mode = S_IFREG | (n->def ? n->def->mode : 0440);
+		st->st_nlink = 1;
+	}
+}
+
+struct readdir_ctx {
+	long from;
+	tf_dir_fill fill;
+	void *ctx;
+};
+
+static int readdir_fn(void *ctx, const char *name, const struct tf_node *c,
+		      long pos)
+{
+	struct readdir_ctx *r = ctx;
+
+	if (pos < r->from)
+		return 0;
+	return r->fill(r->ctx, name, c, pos + 1);
+}
+
+void tf_node_readdir(const struct tf_node *dir, long pos, tf_dir_fill fill,
+		     void *ctx)
+{
+	struct readdir_ctx r = { .from = pos, .fill = fill, .ctx = ctx };
+
+	walk(dir, readdir_fn, &r);
+}
+
+long tf_parse_ulong(const char *buf, size_t len, unsigned long *val)
+{
+	char tmp[64];
+	char *end;
+
+	/* kstrtoul_from_user(base 10): an optional '+', digits, and one
+	 * trailing newline */
+	if (len && buf[len - 1] == '\n')
+		len--;
+	if (len && buf[0] == '+') {
+		buf++;
+		len--;
+	}
+	if (len == 0 || len >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	for (size_t i = 0; i < len; i++)
+		if (tmp[i] < '0' || tmp[i] > '9')
+			return -EINVAL;
+	errno = 0;
+	*val = strtoul(tmp, &end, 10);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}

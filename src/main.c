@@ -1,0 +1,227 @@
+/*
+ * main.c - the tracefuse daemon: options, schemas, mount, FUSE loop.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "fs/fuse_ops.h"
+#include "source/trace_marker.h"
+
+static const char usage_text[] =
+"Usage: tracefuse [OPTIONS] MOUNTPOINT\n"
+"\n"
+"Presents the Linux tracefs event interface (events/, set_event,\n"
+"trace, trace_marker, error_log, ...) at MOUNTPOINT.\n"
+"\n"
+"Options:\n"
+"  -f, --foreground     stay in the foreground (default: daemonize)\n"
+"  -d, --debug          FUSE debug output (implies -f)\n"
+"  -o OPT[,OPT...]      FUSE mount options, e.g. allow_other,\n"
+"                       default_permissions\n"
+"      --source SRC     event source: none (trace_marker only; the\n"
+"                       only source in this version)\n"
+"      --formats DIR    load event formats from DIR (a copy of\n"
+"                       tracefs's events/) instead of the host's tracefs\n"
+"                       or the formats bundled with tracefuse\n"
+"  -h, --help           this text\n"
+"  -V, --version        the version\n"
+"\n"
+"Schemas come from the host's tracefs when it is mounted or mountable\n"
+"and readable, otherwise from the bundled formats.  Unmount with\n"
+"`fusermount3 -u MOUNTPOINT`, SIGTERM or SIGINT.\n";
+
+struct options {
+	const char *mountpoint;
+	const char *formats;
+	const char *fuse_opts;
+	int foreground;
+	int debug;
+};
+
+static int parse_args(int argc, char **argv, struct options *opt)
+{
+	static const struct option longopts[] = {
+		{ "foreground", no_argument, NULL, 'f' },
+		{ "debug", no_argument, NULL, 'd' },
+		{ "source", required_argument, NULL, 'S' },
+		{ "formats", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	memset(opt, 0, sizeof(*opt));
+	while ((c = getopt_long(argc, argv, "fdo:hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'f': opt->foreground = 1; break;
+		case 'd': opt->debug = opt->foreground = 1; break;
+		case 'o': opt->fuse_opts = optarg; break;
+		case 'F': opt->formats = optarg; break;
+		case 'S':
+			if (strcmp(optarg, "none") != 0) {
+				fprintf(stderr, "tracefuse: unknown source "
+					"'%s' (this version has: none)\n",
+					optarg);
+				return -1;
+			}
+			break;
+		case 'h': fputs(usage_text, stdout); exit(0);
+		case 'V': printf("tracefuse %s\n", TF_VERSION); exit(0);
+		default:
+			fputs(usage_text, stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "tracefuse: %s\n", optind >= argc ?
+			"missing MOUNTPOINT" : "too many arguments");
+		fputs(usage_text, stderr);
+		return -1;
+	}
+	opt->mountpoint = argv[optind];
+	return 0;
+}
+
+/* Whether @path is already a tracefuse mount (mountinfo field 5, fstype). */
+static int already_mounted(const char *path)
+{
+	char real[4096], line[8192];
+	FILE *f;
+	int found = 0;
+
+	if (!realpath(path, real))
+		return 0;
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[4096], fstype[256];
+		const char *sep = strstr(line, " - ");
+
+		if (sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 || !sep ||
+		    sscanf(sep + 3, "%255s", fstype) != 1)
+			continue;
+		if (strcmp(mnt, real) == 0 &&
+		    strcmp(fstype, "fuse.tracefuse") == 0)
+			found = 1;
+	}
+	fclose(f);
+	return found;
+}
+
+static int check_mountpoint(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "tracefuse: mount point %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "tracefuse: mount point %s: %s\n", path,
+			strerror(ENOTDIR));
+		return -1;
+	}
+	if (already_mounted(path)) {
+		fprintf(stderr, "tracefuse: mount point %s: %s (tracefuse is "
+			"already mounted there)\n", path, strerror(EBUSY));
+		return -1;
+	}
+	if (access("/dev/fuse", R_OK | W_OK) < 0) {
+		fprintf(stderr, "tracefuse: /dev/fuse: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int run(struct options *opt, struct tf_tracing *t)
+{
+	char optbuf[4096];
+	char *fargv[5];
+	int fargc = 0, ret = 1;
+	struct fuse_args args;
+	struct fuse_session *se;
+	struct fuse_loop_config *cfg;
+
+	snprintf(optbuf, sizeof(optbuf), "fsname=tracefs,subtype=tracefuse%s%s",
+		 opt->fuse_opts ? "," : "", opt->fuse_opts ? opt->fuse_opts : "");
+	fargv[fargc++] = (char *)"tracefuse";
+	fargv[fargc++] = (char *)"-o";
+	fargv[fargc++] = optbuf;
+	if (opt->debug)
+		fargv[fargc++] = (char *)"-d";
+	fargv[fargc] = NULL;
+	args = (struct fuse_args)FUSE_ARGS_INIT(fargc, fargv);
+
+	se = fuse_session_new(&args, &tf_fuse_ops, sizeof(tf_fuse_ops), t);
+	if (!se)
+		return 1;
+	if (fuse_set_signal_handlers(se) != 0)
+		goto out_destroy;
+	if (fuse_session_mount(se, opt->mountpoint) != 0) {
+		fprintf(stderr, "tracefuse: cannot mount on %s\n",
+			opt->mountpoint);
+		goto out_signals;
+	}
+	fuse_daemonize(opt->foreground);
+	cfg = fuse_loop_cfg_create();
+	if (!cfg)
+		goto out_unmount;
+	fuse_loop_cfg_set_clone_fd(cfg, 0);
+	fuse_loop_cfg_set_max_threads(cfg, 16);
+	fuse_loop_cfg_set_idle_threads(cfg, 4);
+	ret = fuse_session_loop_mt(se, cfg) < 0 ? 1 : 0;
+	fuse_loop_cfg_destroy(cfg);
+out_unmount:
+	fuse_session_unmount(se);
+out_signals:
+	fuse_remove_signal_handlers(se);
+out_destroy:
+	fuse_session_destroy(se);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct tf_registry *reg = NULL;
+	struct options opt;
+	struct tf_tracing t;
+	int host_fd, ret;
+	long ncpu;
+
+	if (parse_args(argc, argv, &opt) < 0)
+		return 1;
+	if (check_mountpoint(opt.mountpoint) < 0)
+		return 1;
+	host_fd = opt.formats ? -1 : tf_host_tracefs_open();
+	ret = tf_load_registry(&reg, opt.formats, host_fd);
+	if (ret < 0) {
+		fprintf(stderr, "tracefuse: no event formats found (%s)\n",
+			strerror(-ret));
+		return 1;
+	}
+	if (opt.foreground)
+		fprintf(stderr, "tracefuse: %u events in %u systems from %s; "
+			"source: none\n", reg->nr_events, reg->nr_systems,
+			reg->source_desc);
+	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (tf_tracing_init(&t, reg, ncpu > 0 ? (int)ncpu : 1) < 0) {
+		fprintf(stderr, "tracefuse: out of memory\n");
+		return 1;
+	}
+	tf_trace_marker_init(reg);
+	ret = run(&opt, &t);
+	tf_tracing_destroy(&t);
+	tf_registry_free(reg);
+	if (host_fd >= 0)
+		close(host_fd);
+	return ret;
+}

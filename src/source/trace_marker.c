@@ -1,0 +1,101 @@
+/*
+ * trace_marker.c - trace_marker writes as ftrace:print records
+ * (see trace_marker.h).  As in the kernel, the text gets a trailing
+ * newline when it has none, and a write longer than one record holds is
+ * split into several records.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <traceevent/event-parse.h>
+
+#include "buffer/ring_buffer.h"
+#include "buffer/saved_cmdlines.h"
+#include "events/dispatch.h"
+#include "source/trace_marker.h"
+
+/* What one print record carries at most on a 4 KiB sub-buffer (6.12). */
+#define MARKER_CHUNK 4054
+
+void tf_trace_marker_init(struct tf_registry *reg)
+{
+	tep_register_function(reg->tep, (char *)TF_MARKER_FUNC, TF_MARKER_IP,
+			      NULL);
+}
+
+static uint64_t clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static void read_comm(int pid, char comm[TF_COMM_LEN])
+{
+	char path[64];
+	FILE *f;
+
+	comm[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (fgets(comm, TF_COMM_LEN, f))
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(f);
+}
+
+long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
+			   const char *buf, size_t len)
+{
+	struct tf_event *ev = tf_registry_find(tr->tracing->reg, "ftrace",
+					       "print");
+	const struct tf_field *ip_f, *buf_f;
+	uint8_t rec_data[16 + MARKER_CHUNK + 2 + 8];
+	char comm[TF_COMM_LEN];
+	size_t done = 0;
+
+	if (!ev || !(ip_f = tf_event_field(ev, "ip")) ||
+	    !(buf_f = tf_event_field(ev, "buf")) || buf_f->offset > 16)
+		return -EINVAL;
+	if (!atomic_load(&tr->tracing_on))
+		return -EBADF;
+	/* the kernel saves comms only while some event is enabled */
+	comm[0] = '\0';
+	if (atomic_load(&tr->tracing->nr_enabled) > 0)
+		read_comm(pid, comm);
+	do {
+		size_t n = len - done > MARKER_CHUNK ? MARKER_CHUNK : len - done;
+		uint16_t type = (uint16_t)ev->id;
+		uint64_t ip = TF_MARKER_IP;
+		int32_t p = pid;
+		unsigned size;
+		struct tf_record rec;
+
+		memset(rec_data, 0, 16);
+		memcpy(rec_data, &type, 2);
+		memcpy(rec_data + 4, &p, 4);
+		memcpy(rec_data + ip_f->offset, &ip, 8);
+		memcpy(rec_data + buf_f->offset, buf + done, n);
+		size = buf_f->offset + (unsigned)n;
+		if (n == 0 || rec_data[size - 1] != '\n')
+			rec_data[size++] = '\n';
+		rec_data[size++] = '\0';
+		rec = (struct tf_record) {
+			.event = ev, .data = rec_data, .size = size,
+			.ts = clock_ns(), .cpu = sched_getcpu(),
+			.comm = comm[0] ? comm : NULL,
+		};
+		if (rec.cpu < 0)
+			rec.cpu = 0;
+		rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
+		tf_dispatch_to(tr, &rec, true);
+		done += n;
+	} while (done < len);
+	return (long)len;
+}
