@@ -29,6 +29,8 @@ static const char usage_text[] =
 "      --formats DIR    load event formats from DIR (a copy of\n"
 "                       tracefs's events/) instead of the host's tracefs\n"
 "                       or the formats bundled with tracefuse\n"
+"      --cpus N         present N CPUs (default: the host's online\n"
+"                       CPUs); events of other CPUs go to CPU (cpu %% N)\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "\n"
@@ -42,6 +44,7 @@ struct options {
 	const char *fuse_opts;
 	int foreground;
 	int debug;
+	int cpus;
 };
 
 static int parse_args(int argc, char **argv, struct options *opt)
@@ -51,6 +54,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "debug", no_argument, NULL, 'd' },
 		{ "source", required_argument, NULL, 'S' },
 		{ "formats", required_argument, NULL, 'F' },
+		{ "cpus", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -64,6 +68,14 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		case 'd': opt->debug = opt->foreground = 1; break;
 		case 'o': opt->fuse_opts = optarg; break;
 		case 'F': opt->formats = optarg; break;
+		case 'C':
+			opt->cpus = atoi(optarg);
+			if (opt->cpus < 1 || opt->cpus > 4096) {
+				fprintf(stderr, "tracefuse: --cpus takes 1 to "
+					"4096\n");
+				return -1;
+			}
+			break;
 		case 'S':
 			if (strcmp(optarg, "none") != 0) {
 				fprintf(stderr, "tracefuse: unknown source "
@@ -212,7 +224,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tracefuse: %u events in %u systems from %s; "
 			"source: none\n", reg->nr_events, reg->nr_systems,
 			reg->source_desc);
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	ncpu = opt.cpus ? opt.cpus : sysconf(_SC_NPROCESSORS_ONLN);
 	if (tf_tracing_init(&t, reg, ncpu > 0 ? (int)ncpu : 1) < 0) {
 		fprintf(stderr, "tracefuse: out of memory\n");
 		return 1;

@@ -108,6 +108,19 @@ void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
 		sb_printf(out, "Unknown type %u\n", type);
 		return;
 	}
+	if (strcmp(tev->system, "ftrace") == 0 &&
+	    strcmp(tev->name, "raw_data") == 0 && e->len >= 12) {
+		/* the kernel's trace_raw_data(): id, then every byte */
+		uint32_t id;
+
+		pthread_mutex_unlock(&print_lock);
+		memcpy(&id, e->data + 8, 4);
+		sb_printf(out, "# %x buf:", id);
+		for (unsigned i = 12; i < e->len; i++)
+			sb_printf(out, " %02x", e->data[i]);
+		sb_putc(out, '\n');
+		return;
+	}
 	trace_seq_init(&seq);
 	/* ftrace:print shows its text after the caller's symbol, no name */
 	if (strcmp(tev->system, "ftrace") != 0)

@@ -12,7 +12,6 @@
 
 #include "events/trace_array.h"
 
-#define PID_MAX_LIMIT (4 * 1024 * 1024)	/* the kernel's PID_MAX_LIMIT */
 #define PID_TOKEN_MAX 127		/* the kernel parser's buffer */
 
 static int int_cmp(const void *a, const void *b)
@@ -22,9 +21,10 @@ static int int_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static struct tf_pid_list **list_slot(struct tf_trace_array *tr, bool notrace)
+static struct tf_pid_list **list_slot(struct tf_trace_array *tr,
+				      enum tf_pid_kind kind)
 {
-	return notrace ? &tr->notrace_pids : &tr->pids;
+	return &tr->pids[kind];
 }
 
 /* Parses one token as kstrtoul(s, 0): decimal, 0x hex or 0 octal. */
@@ -34,6 +34,8 @@ static int parse_pid(const char *tok, int *pid)
 	const char *p = tok;
 	unsigned base = 10;
 
+	if (p[0] == '+')	/* kstrtoul takes a leading plus */
+		p++;
 	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && p[2]) {
 		base = 16;
 		p += 2;
@@ -60,17 +62,18 @@ static int parse_pid(const char *tok, int *pid)
 		if (v > 0xffffffffffffull)
 			return -ERANGE;
 	}
-	/* trace_pid_list_set() refuses what is beyond PID_MAX_LIMIT */
-	if ((int)v < 0 || v >= PID_MAX_LIMIT)
-		return -EPERM;	/* the kernel returns -1 here */
+	/* a pid that does not fit a pid_t fails trace_pid_list_set(),
+	 * which the kernel returns as -1: EPERM */
+	if (v > 0x7fffffff)
+		return -EPERM;
 	*pid = (int)v;
 	return 0;
 }
 
-int tf_pid_list_write(struct tf_trace_array *tr, bool notrace,
+int tf_pid_list_write(struct tf_trace_array *tr, enum tf_pid_kind kind,
 		      const char *buf, size_t len, bool truncate)
 {
-	struct tf_pid_list **slot = list_slot(tr, notrace);
+	struct tf_pid_list **slot = list_slot(tr, kind);
 	struct tf_pid_list *old = *slot, *nl;
 	unsigned cap = (old && !truncate ? old->nr : 0) + (unsigned)len / 2 + 1;
 	unsigned nr = 0;
@@ -129,15 +132,18 @@ int tf_pid_list_write(struct tf_trace_array *tr, bool notrace,
 	return 0;
 }
 
-void tf_pid_list_show(struct tf_trace_array *tr, bool notrace,
+void tf_pid_list_show(struct tf_trace_array *tr, enum tf_pid_kind kind,
 		      struct strbuf *out)
 {
 	struct tf_pid_list *l;
 
 	tf_rcu_read_lock();
-	l = rcu_dereference(*list_slot(tr, notrace));
+	l = rcu_dereference(*list_slot(tr, kind));
 	for (unsigned i = 0; l && i < l->nr; i++)
 		sb_printf(out, "%d\n", l->pids[i]);
+	/* the function tracer's pid files say so when they are empty */
+	if (!l && kind >= TF_PIDS_FTRACE)
+		sb_puts(out, "no pid\n");
 	tf_rcu_read_unlock();
 }
 
@@ -161,8 +167,9 @@ static bool in_list(const struct tf_pid_list *l, int pid)
 /* Called from the event path inside an RCU read-side section. */
 bool tf_pid_allowed(struct tf_trace_array *tr, int pid)
 {
-	struct tf_pid_list *l = rcu_dereference(tr->pids);
-	struct tf_pid_list *nl = rcu_dereference(tr->notrace_pids);
+	struct tf_pid_list *l = rcu_dereference(tr->pids[TF_PIDS_EVENT]);
+	struct tf_pid_list *nl =
+		rcu_dereference(tr->pids[TF_PIDS_EVENT_NOTRACE]);
 
 	if (l && !in_list(l, pid))
 		return false;

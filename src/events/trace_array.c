@@ -57,8 +57,8 @@ static void tr_free(struct tf_trace_array *tr)
 	for (unsigned i = 0; i < tr->tracing->reg->nr_events; i++)
 		free(tr->files[i].filter_text);
 	free(tr->files);
-	free(tr->pids);
-	free(tr->notrace_pids);
+	for (unsigned i = 0; i < 4; i++)
+		free(tr->pids[i]);
 	tf_error_log_destroy(&tr->error_log);
 	tf_ring_buffer_free(tr->buffer);
 	tf_ring_buffer_free(tr->snapshot);

@@ -54,8 +54,8 @@ struct tf_trace_array {
 	struct tf_tracing *tracing;
 	struct tf_event_file *files;	/* one per registry event */
 	struct tf_error_log error_log;
-	struct tf_pid_list *pids;	/* RCU; NULL = no pid filtering */
-	struct tf_pid_list *notrace_pids;
+	/* RCU; NULL = no pid filtering; indexed by enum tf_pid_kind */
+	struct tf_pid_list *pids[4];
 	atomic_int tracing_on;
 	atomic_int open_refs;		/* open files: rmdir gets EBUSY */
 	unsigned buffer_size_kb;
@@ -115,10 +115,17 @@ int tf_set_event_token(struct tf_trace_array *tr, const char *token,
 void tf_clear_events(struct tf_trace_array *tr);
 void tf_set_event_show(struct tf_trace_array *tr, struct strbuf *out);
 
-/* set_event_pid and set_event_notrace_pid. */
-int tf_pid_list_write(struct tf_trace_array *tr, bool notrace,
+/* The pid files: set_event_pid, set_event_notrace_pid, and the function
+ * tracer's set_ftrace_pid and set_ftrace_notrace_pid (kept, not used). */
+enum tf_pid_kind {
+	TF_PIDS_EVENT,
+	TF_PIDS_EVENT_NOTRACE,
+	TF_PIDS_FTRACE,
+	TF_PIDS_FTRACE_NOTRACE,
+};
+int tf_pid_list_write(struct tf_trace_array *tr, enum tf_pid_kind kind,
 		      const char *buf, size_t len, bool truncate);
-void tf_pid_list_show(struct tf_trace_array *tr, bool notrace,
+void tf_pid_list_show(struct tf_trace_array *tr, enum tf_pid_kind kind,
 		      struct strbuf *out);
 /* Whether @pid passes the trace array's pid filters (event path). */
 bool tf_pid_allowed(struct tf_trace_array *tr, int pid);

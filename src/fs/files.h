@@ -20,12 +20,13 @@ long tf_buffer_size_write(struct tf_open *o, const char *buf, size_t len);
 int tf_buffer_total_size_show(struct tf_open *o, struct strbuf *out);
 long tf_trace_marker_file_write(struct tf_open *o, const char *buf,
 				size_t len);
-long tf_trace_marker_raw_write(struct tf_open *o, const char *buf,
+long tf_trace_marker_raw_file_write(struct tf_open *o, const char *buf,
 			       size_t len);
 /* The buffer is "expanded" to its full size on first use, as the kernel. */
 void tf_buffer_expand(struct tf_trace_array *tr);
 
 /* files_options.c */
+bool tf_option_enabled(const struct tf_trace_array *tr, const char *name);
 int tf_trace_options_show(struct tf_open *o, struct strbuf *out);
 long tf_trace_options_write(struct tf_open *o, const char *buf, size_t len);
 

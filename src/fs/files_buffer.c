@@ -226,16 +226,17 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 long tf_trace_marker_file_write(struct tf_open *o, const char *buf,
 				size_t len)
 {
+	if (!tf_option_enabled(o->node.tr, "markers"))
+		return -EINVAL;
 	return tf_trace_marker_write(o->node.tr, o->pid, buf, len);
 }
 
-long tf_trace_marker_raw_write(struct tf_open *o, const char *buf,
+long tf_trace_marker_raw_file_write(struct tf_open *o, const char *buf,
 			       size_t len)
 {
-	(void)o;
-	(void)buf;
-	/* an id (int) and the binary data of a raw_data event */
-	return len < sizeof(int) ? -EINVAL : (long)len;
+	if (!tf_option_enabled(o->node.tr, "markers"))
+		return -EINVAL;
+	return tf_trace_marker_raw_write(o->node.tr, o->pid, buf, len);
 }
 
 /* ---- per_cpu/cpuN/ ---- */

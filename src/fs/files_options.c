@@ -91,6 +91,14 @@ static bool option_on(const struct tf_trace_array *tr, unsigned i)
 	return dflt != !!(tr->options & (1ull << i));
 }
 
+bool tf_option_enabled(const struct tf_trace_array *tr, const char *name)
+{
+	for (unsigned i = 0; i < NR_OPTIONS; i++)
+		if (strcmp(options[i].name, name) == 0)
+			return option_on(tr, i);
+	return false;
+}
+
 static void option_set(struct tf_trace_array *tr, unsigned i, bool on)
 {
 	if (option_on(tr, i) != on)

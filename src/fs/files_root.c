@@ -41,8 +41,6 @@ static const struct fixed_text fixed_texts[] = {
 	{ "set_graph_function", "#### all functions enabled ####\n" },
 	{ "set_ftrace_notrace", "#### no functions disabled ####\n" },
 	{ "set_graph_notrace", "#### no functions disabled ####\n" },
-	{ "set_ftrace_pid", "no pid\n" },
-	{ "set_ftrace_notrace_pid", "no pid\n" },
 	{ "dyn_ftrace_total_info", "0 pages:0 groups: 0\n" },
 	{ "tracing_thresh", "0\n" },
 	{ "tracing_max_latency", "0\n" },
@@ -190,28 +188,36 @@ static long set_event_write(struct tf_open *o, const char *buf, size_t len)
 	return (long)len;
 }
 
-static bool is_notrace(const struct tf_open *o)
+static enum tf_pid_kind pid_kind(const struct tf_open *o)
 {
-	return strcmp(o->node.def->name, "set_event_notrace_pid") == 0;
+	const char *name = o->node.def->name;
+
+	if (strcmp(name, "set_event_notrace_pid") == 0)
+		return TF_PIDS_EVENT_NOTRACE;
+	if (strcmp(name, "set_ftrace_pid") == 0)
+		return TF_PIDS_FTRACE;
+	if (strcmp(name, "set_ftrace_notrace_pid") == 0)
+		return TF_PIDS_FTRACE_NOTRACE;
+	return TF_PIDS_EVENT;
 }
 
 static int pid_open(struct tf_open *o)
 {
 	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC))
-		return tf_pid_list_write(o->node.tr, is_notrace(o), "", 0,
+		return tf_pid_list_write(o->node.tr, pid_kind(o), "", 0,
 					 true);
 	return 0;
 }
 
 static int pid_show(struct tf_open *o, struct strbuf *out)
 {
-	tf_pid_list_show(o->node.tr, is_notrace(o), out);
+	tf_pid_list_show(o->node.tr, pid_kind(o), out);
 	return 0;
 }
 
 static long pid_write(struct tf_open *o, const char *buf, size_t len)
 {
-	int ret = tf_pid_list_write(o->node.tr, is_notrace(o), buf, len,
+	int ret = tf_pid_list_write(o->node.tr, pid_kind(o), buf, len,
 				    false);
 
 	return ret < 0 ? ret : (long)len;
@@ -326,6 +332,31 @@ static int tracing_cpumask_show(struct tf_open *o, struct strbuf *out)
 	return 0;
 }
 
+static long tracing_cpumask_write(struct tf_open *o, const char *buf,
+				  size_t len)
+{
+	int n = o->node.t->nr_cpus;
+	unsigned long long mask = 0;
+	const char *p = buf;
+	size_t k = len;
+
+	trim(&p, &k);
+	if (k == 0 || k > 16)
+		return -EOVERFLOW;
+	for (size_t i = 0; i < k; i++) {
+		int d = isdigit((unsigned char)p[i]) ? p[i] - '0' :
+			isxdigit((unsigned char)p[i]) ?
+			tolower((unsigned char)p[i]) - 'a' + 10 : -1;
+
+		if (d < 0)
+			return -EOVERFLOW;
+		mask = mask << 4 | (unsigned)d;
+	}
+	if (n < 64 && (mask >> n))
+		return -EOVERFLOW;
+	return (long)len;
+}
+
 #define ROOT(name, mode, flags, open, show, write) \
 	{ name, mode, flags, open, show, write, NULL }
 #define TOP TF_FD_TOP_ONLY
@@ -351,8 +382,8 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("available_filter_functions_addrs", 0440, TOP, NULL, fixed_show,
 	     NULL),
 	ROOT("available_filter_functions", 0440, TOP, NULL, fixed_show, NULL),
-	ROOT("set_ftrace_notrace_pid", 0640, 0, NULL, fixed_show, idle_write),
-	ROOT("set_ftrace_pid", 0640, 0, NULL, fixed_show, idle_write),
+	ROOT("set_ftrace_notrace_pid", 0640, 0, pid_open, pid_show, pid_write),
+	ROOT("set_ftrace_pid", 0640, 0, pid_open, pid_show, pid_write),
 	ROOT("error_log", 0640, 0, error_log_open, error_log_show,
 	     error_log_write),
 	ROOT("snapshot", 0640, NL, NULL, tf_snapshot_show, tf_snapshot_write),
@@ -366,7 +397,7 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("trace_clock", 0640, 0, NULL, trace_clock_show,
 	     trace_clock_write),
 	ROOT("trace_marker_raw", 0220, NL, NULL, NULL,
-	     tf_trace_marker_raw_write),
+	     tf_trace_marker_raw_file_write),
 	ROOT("trace_marker", 0220, NL, NULL, NULL, tf_trace_marker_file_write),
 	ROOT("free_buffer", 0200, 0, NULL, NULL, free_buffer_write),
 	ROOT("buffer_total_size_kb", 0440, 0, NULL, tf_buffer_total_size_show,
@@ -379,7 +410,7 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("trace_options", 0640, 0, NULL, tf_trace_options_show,
 	     tf_trace_options_write),
 	ROOT("tracing_cpumask", 0640, 0, NULL, tracing_cpumask_show,
-	     idle_write),
+	     tracing_cpumask_write),
 	ROOT("current_tracer", 0640, 0, NULL, fixed_show,
 	     current_tracer_write),
 	ROOT("available_tracers", 0440, 0, NULL, fixed_show, NULL),

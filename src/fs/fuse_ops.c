@@ -29,10 +29,98 @@ static int resolve(fuse_req_t req, fuse_ino_t ino, struct tf_node *n)
 	return tf_node_from_ino(tracing(req), ino, n);
 }
 
+/*
+ * tracefs lets root chmod, chown and touch its files and remembers the
+ * result for as long as the inode lives.  tracefuse keeps such changes
+ * in a small table by inode number.
+ */
+struct attr_override {
+	uint64_t ino;
+	int to_set;
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	struct timespec atime, mtime;
+};
+
+static pthread_mutex_t override_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct attr_override *overrides;
+static size_t nr_overrides;
+
+static void apply_override(struct stat *st)
+{
+	pthread_mutex_lock(&override_lock);
+	for (size_t i = 0; i < nr_overrides; i++) {
+		const struct attr_override *o = &overrides[i];
+
+		if (o->ino != st->st_ino)
+			continue;
+		if (o->to_set & FUSE_SET_ATTR_MODE)
+			st->st_mode = (st->st_mode & S_IFMT) |
+				      (o->mode & 07777);
+		if (o->to_set & FUSE_SET_ATTR_UID)
+			st->st_uid = o->uid;
+		if (o->to_set & FUSE_SET_ATTR_GID)
+			st->st_gid = o->gid;
+		if (o->to_set & FUSE_SET_ATTR_ATIME)
+			st->st_atim = o->atime;
+		if (o->to_set & FUSE_SET_ATTR_MTIME)
+			st->st_mtim = o->mtime;
+	}
+	pthread_mutex_unlock(&override_lock);
+}
+
+static int set_override(uint64_t ino, const struct stat *attr, int to_set)
+{
+	struct attr_override *o = NULL;
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	pthread_mutex_lock(&override_lock);
+	for (size_t i = 0; i < nr_overrides && !o; i++)
+		if (overrides[i].ino == ino)
+			o = &overrides[i];
+	if (!o) {
+		struct attr_override *p = realloc(overrides,
+			(nr_overrides + 1) * sizeof(*p));
+
+		if (!p) {
+			pthread_mutex_unlock(&override_lock);
+			return -ENOMEM;
+		}
+		overrides = p;
+		o = &overrides[nr_overrides++];
+		memset(o, 0, sizeof(*o));
+		o->ino = ino;
+	}
+	if (to_set & FUSE_SET_ATTR_MODE)
+		o->mode = attr->st_mode;
+	if (to_set & FUSE_SET_ATTR_UID)
+		o->uid = attr->st_uid;
+	if (to_set & FUSE_SET_ATTR_GID)
+		o->gid = attr->st_gid;
+	if (to_set & FUSE_SET_ATTR_ATIME)
+		o->atime = (to_set & FUSE_SET_ATTR_ATIME_NOW) ? now
+							       : attr->st_atim;
+	if (to_set & FUSE_SET_ATTR_MTIME)
+		o->mtime = (to_set & FUSE_SET_ATTR_MTIME_NOW) ? now
+							       : attr->st_mtim;
+	o->to_set |= to_set;
+	pthread_mutex_unlock(&override_lock);
+	return 0;
+}
+
+static void node_stat(const struct tf_node *n, struct stat *st)
+{
+	tf_node_stat(n, st);
+	if (nr_overrides)
+		apply_override(st);
+}
+
 static void fill_entry(const struct tf_node *n, struct fuse_entry_param *e)
 {
 	memset(e, 0, sizeof(*e));
-	tf_node_stat(n, &e->attr);
+	node_stat(n, &e->attr);
 	e->ino = e->attr.st_ino;
 	e->attr_timeout = ENTRY_TIMEOUT;
 	e->entry_timeout = ENTRY_TIMEOUT;
@@ -77,7 +165,7 @@ static void tf_getattr(fuse_req_t req, fuse_ino_t ino,
 	tf_rcu_read_lock();
 	ret = resolve(req, ino, &n);
 	if (ret == 0)
-		tf_node_stat(&n, &st);
+		node_stat(&n, &st);
 	tf_rcu_read_unlock();
 	if (ret)
 		fuse_reply_err(req, -ret);
@@ -85,13 +173,28 @@ static void tf_getattr(fuse_req_t req, fuse_ino_t ino,
 		fuse_reply_attr(req, &st, ENTRY_TIMEOUT);
 }
 
-/* tracefs accepts chmod, chown, truncate and utimes, and keeps nothing. */
+/* tracefs accepts chmod, chown, truncate (a no-op) and utimes. */
 static void tf_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		       int to_set, struct fuse_file_info *fi)
 {
-	(void)attr;
-	(void)to_set;
-	tf_getattr(req, ino, fi);
+	const int keep = FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID |
+			 FUSE_SET_ATTR_GID | FUSE_SET_ATTR_ATIME |
+			 FUSE_SET_ATTR_MTIME;
+	struct tf_node n;
+	struct stat st;
+	int ret;
+
+	tf_rcu_read_lock();
+	ret = resolve(req, ino, &n);
+	if (ret == 0)
+		tf_node_stat(&n, &st);
+	tf_rcu_read_unlock();
+	if (ret == 0 && (to_set & keep))
+		ret = set_override(st.st_ino, attr, to_set & keep);
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		tf_getattr(req, ino, fi);
 }
 
 struct dir_buf {
@@ -107,7 +210,7 @@ static int dir_fill(void *ctx, const char *name, const struct tf_node *c,
 	struct stat st;
 	size_t n;
 
-	tf_node_stat(c, &st);
+	node_stat(c, &st);
 	n = fuse_add_direntry(d->req, d->buf + d->len, d->size - d->len,
 			      name, &st, next);
 	if (n > d->size - d->len)

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <urcu/rculist.h>
 
@@ -310,9 +311,14 @@ static unsigned dir_nlink(const struct tf_node *n)
 	}
 }
 
+static struct timespec mount_time;
+
 void tf_node_stat(const struct tf_node *n, struct stat *st)
 {
+	if (mount_time.tv_sec == 0)
+		clock_gettime(CLOCK_REALTIME, &mount_time);
 	memset(st, 0, sizeof(*st));
+	st->st_atim = st->st_mtim = st->st_ctim = mount_time;
 	st->st_ino = tf_ino(n->tr, n->kind, n->idx);
 	st->st_uid = 0;
 	st->st_gid = 0;

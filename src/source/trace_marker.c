@@ -2,7 +2,7 @@
  * trace_marker.c - trace_marker writes as ftrace:print records
  * (see trace_marker.h).  As in the kernel, the text gets a trailing
  * newline when it has none, and a write longer than one record holds is
- * split into several records.
+ * cut short (the writer sends the rest in another write).
  */
 #include <errno.h>
 #include <sched.h>
@@ -56,46 +56,84 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	struct tf_event *ev = tf_registry_find(tr->tracing->reg, "ftrace",
 					       "print");
 	const struct tf_field *ip_f, *buf_f;
-	uint8_t rec_data[16 + MARKER_CHUNK + 2 + 8];
+	uint8_t data[16 + MARKER_CHUNK + 2 + 8];
 	char comm[TF_COMM_LEN];
-	size_t done = 0;
+	/* a longer write is cut short: the writer's loop sends the rest */
+	size_t n = len > MARKER_CHUNK ? MARKER_CHUNK : len;
+	uint16_t type;
+	uint64_t ip = TF_MARKER_IP;
+	int32_t p = pid;
+	unsigned size;
+	struct tf_record rec;
 
 	if (!ev || !(ip_f = tf_event_field(ev, "ip")) ||
 	    !(buf_f = tf_event_field(ev, "buf")) || buf_f->offset > 16)
 		return -EINVAL;
 	if (!atomic_load(&tr->tracing_on))
 		return -EBADF;
+	if (len == 0)
+		return 0;	/* an empty write records nothing */
 	/* the kernel saves comms only while some event is enabled */
 	comm[0] = '\0';
 	if (atomic_load(&tr->tracing->nr_enabled) > 0)
 		read_comm(pid, comm);
-	do {
-		size_t n = len - done > MARKER_CHUNK ? MARKER_CHUNK : len - done;
-		uint16_t type = (uint16_t)ev->id;
-		uint64_t ip = TF_MARKER_IP;
-		int32_t p = pid;
-		unsigned size;
-		struct tf_record rec;
 
-		memset(rec_data, 0, 16);
-		memcpy(rec_data, &type, 2);
-		memcpy(rec_data + 4, &p, 4);
-		memcpy(rec_data + ip_f->offset, &ip, 8);
-		memcpy(rec_data + buf_f->offset, buf + done, n);
-		size = buf_f->offset + (unsigned)n;
-		if (n == 0 || rec_data[size - 1] != '\n')
-			rec_data[size++] = '\n';
-		rec_data[size++] = '\0';
-		rec = (struct tf_record) {
-			.event = ev, .data = rec_data, .size = size,
-			.ts = clock_ns(), .cpu = sched_getcpu(),
-			.comm = comm[0] ? comm : NULL,
-		};
-		if (rec.cpu < 0)
-			rec.cpu = 0;
-		rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
-		tf_dispatch_to(tr, &rec, true);
-		done += n;
-	} while (done < len);
+	type = (uint16_t)ev->id;
+	memset(data, 0, 16);
+	memcpy(data, &type, 2);
+	memcpy(data + 4, &p, 4);
+	memcpy(data + ip_f->offset, &ip, 8);
+	memcpy(data + buf_f->offset, buf, n);
+	size = buf_f->offset + (unsigned)n;
+	if (data[size - 1] != '\n')
+		data[size++] = '\n';
+	data[size++] = '\0';
+	rec = (struct tf_record) {
+		.event = ev, .data = data, .size = size,
+		.ts = clock_ns(), .cpu = sched_getcpu(),
+		.comm = comm[0] ? comm : NULL,
+	};
+	if (rec.cpu < 0)
+		rec.cpu = 0;
+	rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
+	tf_dispatch_to(tr, &rec, true);
+	return (long)n;
+}
+
+long tf_trace_marker_raw_write(struct tf_trace_array *tr, int pid,
+			       const char *buf, size_t len)
+{
+	struct tf_event *ev = tf_registry_find(tr->tracing->reg, "ftrace",
+					       "raw_data");
+	const struct tf_field *id_f, *buf_f;
+	uint8_t data[16 + MARKER_CHUNK];
+	uint16_t type;
+	int32_t p = pid;
+	size_t n;
+	struct tf_record rec;
+
+	/* an int id and the bytes of one raw_data record */
+	if (len < sizeof(uint32_t) || len - sizeof(uint32_t) > MARKER_CHUNK)
+		return -EINVAL;
+	if (!ev || !(id_f = tf_event_field(ev, "id")) ||
+	    !(buf_f = tf_event_field(ev, "buf")) || buf_f->offset > 16)
+		return -EINVAL;
+	if (!atomic_load(&tr->tracing_on))
+		return -EBADF;
+	n = len - sizeof(uint32_t);
+	type = (uint16_t)ev->id;
+	memset(data, 0, 16);
+	memcpy(data, &type, 2);
+	memcpy(data + 4, &p, 4);
+	memcpy(data + id_f->offset, buf, 4);
+	memcpy(data + buf_f->offset, buf + 4, n);
+	rec = (struct tf_record) {
+		.event = ev, .data = data, .size = buf_f->offset + (unsigned)n,
+		.ts = clock_ns(), .cpu = sched_getcpu(),
+	};
+	if (rec.cpu < 0)
+		rec.cpu = 0;
+	rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
+	tf_dispatch_to(tr, &rec, true);
 	return (long)len;
 }

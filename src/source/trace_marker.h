@@ -22,4 +22,8 @@ void tf_trace_marker_init(struct tf_registry *reg);
 long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 			   const char *buf, size_t len);
 
+/* One write to trace_marker_raw: an int id, then the data. */
+long tf_trace_marker_raw_write(struct tf_trace_array *tr, int pid,
+			       const char *buf, size_t len);
+
 #endif
