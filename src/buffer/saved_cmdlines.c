@@ -13,7 +13,8 @@
 
 #include "buffer/saved_cmdlines.h"
 
-#define DEFAULT_SIZE 128
+/* the kernel fills whole pages: 6552 entries, and never fewer */
+#define DEFAULT_SIZE 6552
 #define PID_SLOTS 4096		/* direct-mapped pid -> slot hint */
 
 struct cmdline {
@@ -106,6 +107,8 @@ int tf_saved_cmdlines_resize(unsigned n)
 
 	if (n == 0 || n > 32768)
 		return -EINVAL;
+	if (n < DEFAULT_SIZE)
+		n = DEFAULT_SIZE;
 	p = calloc(n, sizeof(*p));
 	if (!p)
 		return -ENOMEM;

@@ -9,6 +9,7 @@
 #include "buffer/ring_buffer.h"
 #include "buffer/saved_cmdlines.h"
 #include "events/dispatch.h"
+#include "filter/filter.h"
 
 static int record_pid(const struct tf_record *rec)
 {
@@ -32,6 +33,8 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	if (!force && (flags & TF_FILE_SOFT_DISABLED))
 		return;
 	if (!tf_pid_allowed(tr, record_pid(rec)))
+		return;
+	if (!tf_filter_match(rcu_dereference(file->filter), rec))
 		return;
 	if (!atomic_load_explicit(&tr->tracing_on, memory_order_relaxed))
 		return;

@@ -12,6 +12,7 @@
 
 #include "buffer/ring_buffer.h"
 #include "events/trace_array.h"
+#include "filter/filter.h"
 
 #define TF_DEFAULT_BUFFER_KB 1408	/* the kernel's default per CPU */
 
@@ -36,6 +37,9 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	tf_error_log_init(&tr->error_log);
 	atomic_store(&tr->tracing_on, 1);
 	tr->buffer_size_kb = TF_DEFAULT_BUFFER_KB;
+	tr->buffer_percent = 50;
+	tr->cpumask = t->nr_cpus >= 64 ? ~0ull : (1ull << t->nr_cpus) - 1;
+	tr->subbuf_size_kb = 4;
 	strcpy(tr->trace_clock, "local");
 	tr->buffer = tf_ring_buffer_create(t->nr_cpus,
 					   (size_t)tr->buffer_size_kb * 1024);
@@ -54,8 +58,14 @@ static void tr_free(struct tf_trace_array *tr)
 	if (!tr)
 		return;
 	tf_clear_events(tr);
-	for (unsigned i = 0; i < tr->tracing->reg->nr_events; i++)
+	for (unsigned i = 0; i < tr->tracing->reg->nr_events; i++) {
 		free(tr->files[i].filter_text);
+		tf_filter_free(tr->files[i].filter);
+	}
+	if (tr->system_filter_text)
+		for (unsigned i = 0; i < tr->tracing->reg->nr_systems; i++)
+			free(tr->system_filter_text[i]);
+	free(tr->system_filter_text);
 	free(tr->files);
 	for (unsigned i = 0; i < 4; i++)
 		free(tr->pids[i]);
@@ -127,7 +137,8 @@ int tf_instance_create(struct tf_tracing *t, const char *name,
 	tr->id = t->next_instance_id++;
 	if (t->next_instance_id > 0xffff)	/* the inode space has 16 bits */
 		t->next_instance_id = 1;
-	cds_list_add_tail_rcu(&tr->list, &t->instances);
+	/* newest first after the top level: the kernel's readdir order */
+	cds_list_add_rcu(&tr->list, &t->top->list);
 	if (out)
 		*out = tr;
 	return 0;
@@ -155,8 +166,11 @@ static void set_flag(struct tf_event_file *f, unsigned bit, bool on)
 		old = atomic_fetch_or(&f->flags, bit);
 	else
 		old = atomic_fetch_and(&f->flags, ~bit);
-	if (bit == TF_FILE_ENABLED && !!(old & bit) != on)
+	if (bit == TF_FILE_ENABLED && !!(old & bit) != on) {
 		atomic_fetch_add(&f->tr->tracing->nr_enabled, on ? 1 : -1);
+		if (on)
+			atomic_store(&f->tr->tracing->cmdlines_recorded, true);
+	}
 }
 
 int tf_event_enable_disable(struct tf_event_file *file, int enable, bool soft)

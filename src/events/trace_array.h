@@ -21,6 +21,16 @@
 #include "util/error_log.h"
 
 struct tf_ring_buffer;
+struct tf_filter;
+
+/* Numbers kept for files of features tracefuse has idle. */
+enum tf_knob {
+	TF_KNOB_TRACING_THRESH,
+	TF_KNOB_MAX_LATENCY,
+	TF_KNOB_MAX_GRAPH_DEPTH,
+	TF_KNOB_STACK_MAX_SIZE,
+	TF_KNOB_MAX,
+};
 
 /* The kernel's EVENT_FILE_FL_* bits that matter to a reader of tracefs. */
 enum {
@@ -38,7 +48,7 @@ struct tf_event_file {
 	atomic_uint flags;
 	int sm_ref;			/* soft-mode users (triggers) */
 	char *filter_text;		/* what the filter file shows */
-	void *filter;			/* compiled filter, RCU */
+	struct tf_filter *filter;	/* compiled filter, RCU */
 	struct cds_list_head triggers;	/* RCU list of triggers */
 };
 
@@ -59,11 +69,17 @@ struct tf_trace_array {
 	atomic_int tracing_on;
 	atomic_int open_refs;		/* open files: rmdir gets EBUSY */
 	unsigned buffer_size_kb;
+	unsigned buffer_percent;	/* kept: readers here never wait */
+	unsigned subbuf_size_kb;
+	/* numbers of idle features that the kernel keeps as written */
+	unsigned long knobs[TF_KNOB_MAX];
+	uint64_t cpumask;		/* tracing_cpumask, kept */
 	bool buffer_expanded;
 	char trace_clock[16];
 	uint64_t options;		/* trace_options bits, files_options.c */
 	struct tf_ring_buffer *buffer;
 	struct tf_ring_buffer *snapshot;
+	char **system_filter_text;	/* per system: after the banner */
 	struct cds_list_head list;	/* in tf_tracing.instances */
 };
 
@@ -79,6 +95,7 @@ struct tf_tracing {
 	 * kernel records task comms (saved_cmdlines) for the trace output.
 	 */
 	atomic_int nr_enabled;
+	atomic_bool cmdlines_recorded;	/* nr_enabled was ever > 0 */
 };
 
 int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
@@ -99,6 +116,18 @@ struct tf_trace_array *tf_instance_by_id(struct tf_tracing *t, unsigned id);
  */
 int tf_event_enable_disable(struct tf_event_file *file, int enable,
 			    bool soft);
+
+/*
+ * Writing an event's `filter` file (the kernel's apply_event_filter):
+ * "0" clears; a bad filter leaves the event unfiltered, stores the error
+ * text the file then shows, and logs to error_log.  Callers hold t->lock.
+ */
+int tf_event_filter_write(struct tf_event_file *file, const char *str);
+/* Subsystem filter: the events that have the fields get the filter. */
+int tf_system_filter_write(struct tf_trace_array *tr,
+			   const struct tf_system *sys, const char *str);
+void tf_system_filter_show(struct tf_trace_array *tr,
+			   const struct tf_system *sys, struct strbuf *out);
 
 /* What an event's `enable` file reads: "0", "1", "0*" or "1*". */
 const char *tf_event_enable_str(const struct tf_event_file *file);

@@ -24,6 +24,8 @@ long tf_trace_marker_raw_file_write(struct tf_open *o, const char *buf,
 			       size_t len);
 /* The buffer is "expanded" to its full size on first use, as the kernel. */
 void tf_buffer_expand(struct tf_trace_array *tr);
+/* free_buffer: shrinks the buffer to its minimum (on close). */
+void tf_buffer_free(struct tf_trace_array *tr);
 
 /* files_options.c */
 bool tf_option_enabled(const struct tf_trace_array *tr, const char *name);

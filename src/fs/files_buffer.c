@@ -27,6 +27,9 @@ static unsigned long kb_shown(unsigned long kb)
 {
 	unsigned long pages = (kb * 1024 + BUF_PAGE_SIZE - 1) / BUF_PAGE_SIZE;
 
+	if (pages < MIN_PAGES)
+		pages = MIN_PAGES;
+
 	return pages * BUF_PAGE_SIZE >> 10;
 }
 
@@ -45,6 +48,13 @@ void tf_buffer_expand(struct tf_trace_array *tr)
 	tf_ring_buffer_resize(tr->buffer, buffer_bytes(tr));
 	if (tr->snapshot)
 		tf_ring_buffer_resize(tr->snapshot, buffer_bytes(tr));
+}
+
+void tf_buffer_free(struct tf_trace_array *tr)
+{
+	tr->buffer_size_kb = 0;
+	tr->buffer_expanded = true;
+	tf_ring_buffer_resize(tr->buffer, buffer_bytes(tr));
 }
 
 int tf_buffer_size_show(struct tf_open *o, struct strbuf *out)

@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
+#include "filter/filter.h"
 #include "fs/tree.h"
 
 static struct tf_event_file *node_file(const struct tf_open *o)
@@ -58,6 +61,31 @@ static int event_filter_show(struct tf_open *o, struct strbuf *out)
 	return 0;
 }
 
+/* A filter write: at most 4095 bytes, ending at the first NUL. */
+static long filter_write(struct tf_open *o, const char *buf, size_t len,
+			 bool system)
+{
+	char *str;
+	int ret;
+
+	if (len >= TF_FILTER_MAX_WRITE)
+		return -EINVAL;
+	str = strndup(buf, len);
+	if (!str)
+		return -ENOMEM;
+	if (system)
+		ret = tf_system_filter_write(o->node.tr, node_system(o), str);
+	else
+		ret = tf_event_filter_write(node_file(o), str);
+	free(str);
+	return ret < 0 ? ret : (long)len;
+}
+
+static long event_filter_write(struct tf_open *o, const char *buf, size_t len)
+{
+	return filter_write(o, buf, len, false);
+}
+
 static int event_trigger_show(struct tf_open *o, struct strbuf *out)
 {
 	struct tf_event_file *file = node_file(o);
@@ -76,32 +104,49 @@ static int event_hist_show(struct tf_open *o, struct strbuf *out)
 	return 0;
 }
 
-enum { EV_ENABLE, EV_FILTER, EV_FORMAT, EV_HIST, EV_HIST_DEBUG, EV_ID,
-       EV_TRIGGER };
+/* In the kernel's readdir order; hist_debug as with HIST_TRIGGERS_DEBUG. */
+enum { EV_ENABLE, EV_FILTER, EV_TRIGGER, EV_FORMAT, EV_ID, EV_HIST,
+       EV_HIST_DEBUG };
 
 const struct tf_file_def tf_event_files[] = {
 	[EV_ENABLE] = { "enable", 0640, 0, NULL, event_enable_show,
 			event_enable_write, NULL },
-	[EV_FILTER] = { "filter", 0640, 0, NULL, event_filter_show, NULL,
-			NULL },
+	[EV_FILTER] = { "filter", 0640, 0, NULL, event_filter_show,
+			event_filter_write, NULL },
+	[EV_TRIGGER] = { "trigger", 0640, 0, NULL, event_trigger_show, NULL,
+			 NULL },
 	[EV_FORMAT] = { "format", 0440, TF_FD_NO_LOCK, NULL,
 			event_format_show, NULL, NULL },
+	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK, NULL, event_id_show, NULL,
+		    NULL },
 	[EV_HIST] = { "hist", 0440, 0, NULL, event_hist_show, NULL, NULL },
 	[EV_HIST_DEBUG] = { "hist_debug", 0440, 0, NULL, event_hist_show,
 			    NULL, NULL },
-	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK, NULL, event_id_show, NULL,
-		    NULL },
-	[EV_TRIGGER] = { "trigger", 0640, 0, NULL, event_trigger_show, NULL,
-			 NULL },
 };
 const unsigned tf_nr_event_files =
 	sizeof(tf_event_files) / sizeof(tf_event_files[0]);
 
 bool tf_event_file_present(const struct tf_event *ev, unsigned file)
 {
-	/* the ftrace system's events have no enable or filter file */
-	if (strcmp(ev->system, "ftrace") == 0)
-		return file != EV_ENABLE && file != EV_FILTER;
+	/*
+	 * The ftrace system's internal events have no enable or filter
+	 * file; of them only print has a trigger file, and only print and
+	 * function an id (tests/oracle/ftrace-files.out).
+	 */
+	if (strcmp(ev->system, "ftrace") == 0) {
+		bool print = strcmp(ev->name, "print") == 0;
+
+		switch (file) {
+		case EV_ENABLE: case EV_FILTER:
+			return false;
+		case EV_TRIGGER:
+			return print;
+		case EV_ID:
+			return print || strcmp(ev->name, "function") == 0;
+		default:
+			return file < tf_nr_event_files;
+		}
+	}
 	return file < tf_nr_event_files;
 }
 
@@ -126,24 +171,23 @@ static long system_enable_write(struct tf_open *o, const char *buf,
 	return ret < 0 ? ret : (long)len;
 }
 
-static const char global_filter_banner[] =
-	"### global filter ###\n"
-	"# Use this to set filters for multiple events.\n"
-	"# Only events with the given fields will be affected.\n"
-	"# If no events are modified, an error message will be displayed "
-	"here\n";
-
 static int system_filter_show(struct tf_open *o, struct strbuf *out)
 {
-	(void)o;
-	sb_puts(out, global_filter_banner);
+	tf_system_filter_show(o->node.tr, node_system(o), out);
 	return 0;
 }
 
+static long system_filter_write(struct tf_open *o, const char *buf,
+				size_t len)
+{
+	return filter_write(o, buf, len, true);
+}
+
 const struct tf_file_def tf_system_files[] = {
+	{ "filter", 0640, 0, NULL, system_filter_show, system_filter_write,
+	  NULL },
 	{ "enable", 0640, 0, NULL, system_enable_show, system_enable_write,
 	  NULL },
-	{ "filter", 0640, 0, NULL, system_filter_show, NULL, NULL },
 };
 const unsigned tf_nr_system_files =
 	sizeof(tf_system_files) / sizeof(tf_system_files[0]);
@@ -190,9 +234,9 @@ static int header_event_show(struct tf_open *o, struct strbuf *out)
 
 const struct tf_file_def tf_events_files[] = {
 	{ "enable", 0640, 0, NULL, all_enable_show, all_enable_write, NULL },
-	{ "header_event", 0440, TF_FD_NO_LOCK, NULL, header_event_show, NULL,
-	  NULL },
 	{ "header_page", 0440, TF_FD_NO_LOCK, NULL, header_page_show, NULL,
+	  NULL },
+	{ "header_event", 0440, TF_FD_NO_LOCK, NULL, header_event_show, NULL,
 	  NULL },
 };
 const unsigned tf_nr_events_files =

@@ -35,19 +35,13 @@ static const struct fixed_text fixed_texts[] = {
 	  "# kernel command line\n"
 	  "# or 'echo 1 > /proc/sys/kernel/stack_tracer_enabled'\n"
 	  "#\n" },
-	{ "stack_max_size", "0\n" },
 	{ "stack_trace_filter", "#### all functions enabled ####\n" },
 	{ "set_ftrace_filter", "#### all functions enabled ####\n" },
 	{ "set_graph_function", "#### all functions enabled ####\n" },
 	{ "set_ftrace_notrace", "#### no functions disabled ####\n" },
 	{ "set_graph_notrace", "#### no functions disabled ####\n" },
 	{ "dyn_ftrace_total_info", "0 pages:0 groups: 0\n" },
-	{ "tracing_thresh", "0\n" },
-	{ "tracing_max_latency", "0\n" },
-	{ "max_graph_depth", "0\n" },
 	{ "timestamp_mode", "[delta] absolute\n" },
-	{ "buffer_percent", "50\n" },
-	{ "buffer_subbuf_size_kb", "4\n" },
 	{ "available_tracers", "nop\n" },
 	{ "current_tracer", "nop\n" },
 };
@@ -95,13 +89,40 @@ static long idle_write(struct tf_open *o, const char *buf, size_t len)
 	return n == 0 ? (long)len : -EINVAL;
 }
 
-/* Files that take a number and ignore it while their feature is idle. */
-static long idle_number_write(struct tf_open *o, const char *buf, size_t len)
+/* Numbers the kernel keeps for features that are idle here. */
+static enum tf_knob knob_of(const struct tf_open *o)
 {
+	static const char *const names[TF_KNOB_MAX] = {
+		[TF_KNOB_TRACING_THRESH] = "tracing_thresh",
+		[TF_KNOB_MAX_LATENCY] = "tracing_max_latency",
+		[TF_KNOB_MAX_GRAPH_DEPTH] = "max_graph_depth",
+		[TF_KNOB_STACK_MAX_SIZE] = "stack_max_size",
+	};
+	unsigned i;
+
+	for (i = 0; i < TF_KNOB_MAX; i++)
+		if (strcmp(names[i], o->node.def->name) == 0)
+			break;
+	return (enum tf_knob)i;
+}
+
+static int knob_show(struct tf_open *o, struct strbuf *out)
+{
+	enum tf_knob k = knob_of(o);
+
+	sb_printf(out, "%lu\n", k < TF_KNOB_MAX ? o->node.tr->knobs[k] : 0);
+	return 0;
+}
+
+static long knob_write(struct tf_open *o, const char *buf, size_t len)
+{
+	enum tf_knob k = knob_of(o);
 	unsigned long v;
 
-	(void)o;
-	return tf_parse_ulong(buf, len, &v) < 0 ? -EINVAL : (long)len;
+	if (tf_parse_ulong(buf, len, &v) < 0 || k >= TF_KNOB_MAX)
+		return -EINVAL;
+	o->node.tr->knobs[k] = v;
+	return (long)len;
 }
 
 static long current_tracer_write(struct tf_open *o, const char *buf,
@@ -120,9 +141,15 @@ static long current_tracer_write(struct tf_open *o, const char *buf,
 
 static long free_buffer_write(struct tf_open *o, const char *buf, size_t len)
 {
-	(void)o;
 	(void)buf;
-	return (long)len;	/* the buffer is freed on close */
+	o->priv = o;		/* the buffer is freed on close */
+	return (long)len;
+}
+
+static void free_buffer_release(struct tf_open *o)
+{
+	if (o->priv)
+		tf_buffer_free(o->node.tr);
 }
 
 /* ---- event control ---- */
@@ -323,37 +350,78 @@ static long trace_clock_write(struct tf_open *o, const char *buf, size_t len)
 	return -EINVAL;
 }
 
-static int tracing_cpumask_show(struct tf_open *o, struct strbuf *out)
+static int buffer_percent_show(struct tf_open *o, struct strbuf *out)
 {
-	int n = o->node.t->nr_cpus;
-	unsigned long long mask = n >= 64 ? ~0ull : (1ull << n) - 1;
-
-	sb_printf(out, "%llx\n", mask);
+	sb_printf(out, "%u\n", o->node.tr->buffer_percent);
 	return 0;
 }
 
+static long buffer_percent_write(struct tf_open *o, const char *buf,
+				 size_t len)
+{
+	unsigned long v;
+
+	if (tf_parse_ulong(buf, len, &v) < 0 || v > 100)
+		return -EINVAL;
+	o->node.tr->buffer_percent = (unsigned)v;
+	return (long)len;
+}
+
+static int subbuf_size_show(struct tf_open *o, struct strbuf *out)
+{
+	sb_printf(out, "%u\n", o->node.tr->subbuf_size_kb);
+	return 0;
+}
+
+/* Sub-buffers are a power of two of pages; the size is kept and shown. */
+static long subbuf_size_write(struct tf_open *o, const char *buf, size_t len)
+{
+	unsigned long v, kb = 4;
+
+	if (tf_parse_ulong(buf, len, &v) < 0 || v == 0 || v > 1024)
+		return -EINVAL;
+	while (kb < v)
+		kb *= 2;
+	o->node.tr->subbuf_size_kb = (unsigned)kb;
+	return (long)len;
+}
+
+static int tracing_cpumask_show(struct tf_open *o, struct strbuf *out)
+{
+	sb_printf(out, "%llx\n", (unsigned long long)o->node.tr->cpumask);
+	return 0;
+}
+
+/* A hex mask (commas between 32-bit groups): junk is EINVAL, CPUs that
+ * do not exist EOVERFLOW, as the kernel's cpumask parser answers. */
 static long tracing_cpumask_write(struct tf_open *o, const char *buf,
 				  size_t len)
 {
 	int n = o->node.t->nr_cpus;
 	unsigned long long mask = 0;
+	bool overflow = false;
 	const char *p = buf;
 	size_t k = len;
 
 	trim(&p, &k);
-	if (k == 0 || k > 16)
-		return -EOVERFLOW;
+	if (k == 0)
+		return -EINVAL;
 	for (size_t i = 0; i < k; i++) {
-		int d = isdigit((unsigned char)p[i]) ? p[i] - '0' :
-			isxdigit((unsigned char)p[i]) ?
-			tolower((unsigned char)p[i]) - 'a' + 10 : -1;
+		int d;
 
-		if (d < 0)
-			return -EOVERFLOW;
+		if (p[i] == ',')
+			continue;
+		if (!isxdigit((unsigned char)p[i]))
+			return -EINVAL;
+		d = isdigit((unsigned char)p[i]) ? p[i] - '0'
+			: tolower((unsigned char)p[i]) - 'a' + 10;
+		if (mask >> 60)
+			overflow = true;
 		mask = mask << 4 | (unsigned)d;
 	}
-	if (n < 64 && (mask >> n))
+	if (overflow || (n < 64 && (mask >> n)))
 		return -EOVERFLOW;
+	o->node.tr->cpumask = mask;
 	return (long)len;
 }
 
@@ -365,14 +433,14 @@ static long tracing_cpumask_write(struct tf_open *o, const char *buf,
 const struct tf_file_def tf_root_files[] = {
 	ROOT("stack_trace_filter", 0640, TOP, NULL, fixed_show, idle_write),
 	ROOT("stack_trace", 0440, TOP, NULL, fixed_show, NULL),
-	ROOT("stack_max_size", 0640, TOP, NULL, fixed_show, idle_number_write),
+	ROOT("stack_max_size", 0640, TOP, NULL, knob_show, knob_write),
 	ROOT("dyn_ftrace_total_info", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("saved_tgids", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("saved_cmdlines_size", 0640, TOP, NULL, saved_cmdlines_size_show,
 	     saved_cmdlines_size_write),
 	ROOT("saved_cmdlines", 0440, TOP, NULL, saved_cmdlines_show, NULL),
 	ROOT("README", 0440, TOP | NL, NULL, readme_show, NULL),
-	ROOT("tracing_thresh", 0640, TOP, NULL, fixed_show, idle_number_write),
+	ROOT("tracing_thresh", 0640, TOP, NULL, knob_show, knob_write),
 	ROOT("set_graph_notrace", 0640, TOP, NULL, fixed_show, idle_write),
 	ROOT("set_graph_function", 0640, TOP, NULL, fixed_show, idle_write),
 	ROOT("set_ftrace_notrace", 0640, 0, NULL, fixed_show, idle_write),
@@ -387,11 +455,12 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("error_log", 0640, 0, error_log_open, error_log_show,
 	     error_log_write),
 	ROOT("snapshot", 0640, NL, NULL, tf_snapshot_show, tf_snapshot_write),
-	ROOT("tracing_max_latency", 0640, 0, NULL, fixed_show,
-	     idle_number_write),
-	ROOT("buffer_subbuf_size_kb", 0640, 0, NULL, fixed_show,
-	     idle_number_write),
-	ROOT("buffer_percent", 0640, 0, NULL, fixed_show, idle_number_write),
+	ROOT("tracing_max_latency", 0640, 0, NULL, knob_show,
+	     knob_write),
+	ROOT("buffer_subbuf_size_kb", 0640, 0, NULL, subbuf_size_show,
+	     subbuf_size_write),
+	ROOT("buffer_percent", 0640, 0, NULL, buffer_percent_show,
+	     buffer_percent_write),
 	ROOT("timestamp_mode", 0440, 0, NULL, fixed_show, NULL),
 	ROOT("tracing_on", 0640, 0, NULL, tracing_on_show, tracing_on_write),
 	ROOT("trace_clock", 0640, 0, NULL, trace_clock_show,
@@ -399,7 +468,8 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("trace_marker_raw", 0220, NL, NULL, NULL,
 	     tf_trace_marker_raw_file_write),
 	ROOT("trace_marker", 0220, NL, NULL, NULL, tf_trace_marker_file_write),
-	ROOT("free_buffer", 0200, 0, NULL, NULL, free_buffer_write),
+	{ "free_buffer", 0200, 0, NULL, NULL, free_buffer_write,
+	  free_buffer_release },
 	ROOT("buffer_total_size_kb", 0440, 0, NULL, tf_buffer_total_size_show,
 	     NULL),
 	ROOT("buffer_size_kb", 0640, 0, NULL, tf_buffer_size_show,
@@ -419,8 +489,8 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("dynamic_events", 0640, TOP, NULL, fixed_show, idle_write),
 	ROOT("kprobe_profile", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("kprobe_events", 0640, TOP, NULL, fixed_show, idle_write),
-	ROOT("max_graph_depth", 0640, TOP, NULL, fixed_show,
-	     idle_number_write),
+	ROOT("max_graph_depth", 0640, TOP, NULL, knob_show,
+	     knob_write),
 	ROOT("printk_formats", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("set_event_notrace_pid", 0640, 0, pid_open, pid_show, pid_write),
 	ROOT("set_event_pid", 0640, 0, pid_open, pid_show, pid_write),

@@ -238,8 +238,10 @@ static void tf_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 	if (ret == 0 && !tf_node_is_dir(&n))
 		ret = -ENOTDIR;
 	if (ret == 0) {
+		/* readdir(3) skips entries with inode 0 */
 		memset(&st, 0, sizeof(st));
 		st.st_mode = S_IFDIR;
+		st.st_ino = ino;
 		if (off < 1) {
 			size_t k = fuse_add_direntry(req, d.buf, size, ".",
 						     &st, 1);
@@ -248,7 +250,10 @@ static void tf_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 			off = 1;
 		}
 		if (off < 2) {
-			size_t k = fuse_add_direntry(req, d.buf + d.len,
+			size_t k;
+
+			st.st_ino = FUSE_ROOT_ID;
+			k = fuse_add_direntry(req, d.buf + d.len,
 						     size - d.len, "..", &st, 2);
 			if (k <= size - d.len) {
 				d.len += k;

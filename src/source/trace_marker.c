@@ -73,9 +73,12 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 		return -EBADF;
 	if (len == 0)
 		return 0;	/* an empty write records nothing */
-	/* the kernel saves comms only while some event is enabled */
+	/*
+	 * The kernel saves task comms at context switches while some event
+	 * is enabled, so a writer's comm is known once any event has been.
+	 */
 	comm[0] = '\0';
-	if (atomic_load(&tr->tracing->nr_enabled) > 0)
+	if (atomic_load(&tr->tracing->cmdlines_recorded))
 		read_comm(pid, comm);
 
 	type = (uint16_t)ev->id;

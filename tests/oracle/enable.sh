@@ -32,9 +32,9 @@ echo "set_event ftrace lines:"; grep '^ftrace:' set_event
 W events/enable 0; C events/enable; C set_event
 for v in 2 abc X; do W events/enable "$v"; C events/enable; done
 echo "##### ftrace system"
-ls events/ftrace/print; ls -la events/ftrace | grep -E ' (enable|filter)$' || echo "no enable/filter in events/ftrace"
+ls -1 events/ftrace/print | grep -v hist_debug; ls -la events/ftrace | grep -E ' (enable|filter)$' || echo "no enable/filter in events/ftrace"
 C events/ftrace/enable
-ls events/ftrace/function
+ls -1 events/ftrace/function | grep -v hist_debug
 echo "##### soft enable via trigger (enable_event)"
 W events/sched/sched_wakeup/trigger 'enable_event:sched:sched_switch'
 C events/sched/sched_switch/enable; C events/sched/sched_wakeup/enable; C events/sched/enable; C set_event; C events/sched/sched_wakeup/trigger

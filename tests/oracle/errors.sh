@@ -51,7 +51,7 @@ mkdir instances/foo; echo "mkdir foo rc=$?"
 mkdir instances/foo 2>/tmp/e; echo "mkdir foo again rc=$? $(sed 's/.*: //' /tmp/e)"
 mkdir instances/foo/b 2>/tmp/e; echo "mkdir foo/b rc=$? $(sed 's/.*: //' /tmp/e)"
 mkdir instances/a/b 2>/tmp/e; echo "mkdir a/b rc=$? $(sed 's/.*: //' /tmp/e)"
-mkdir -p instances/p/q 2>/tmp/e; echo "mkdir -p p/q rc=$? $(sed 's/.*: //' /tmp/e)"; ls instances
+mkdir -p instances/p/q 2>/tmp/e; echo "mkdir -p p/q rc=$? $(sed 's/.*: //' /tmp/e)"; ls -1 instances
 rmdir instances/p 2>/dev/null
 rmdir instances/nosuch 2>/tmp/e; echo "rmdir nosuch rc=$? $(sed 's/.*: //' /tmp/e)"
 rm -f instances/foo/trace 2>/tmp/e; echo "rm foo/trace rc=$? $(sed 's/.*: //' /tmp/e)"
@@ -67,13 +67,13 @@ exec 3> instances/foo/trace_marker
 rmdir instances/foo 2>/tmp/e; echo "rmdir foo with trace_marker open rc=$? $(sed 's/.*: //' /tmp/e)"
 exec 3>&-
 cd instances/foo; rmdir ../foo 2>/tmp/e; echo "rmdir foo while cwd inside rc=$? $(sed 's/.*: //' /tmp/e)"; cd /sys/kernel/tracing
-ls instances
+ls -1 instances
 echo 1 > instances/foo/events/sched/sched_switch/enable
 rmdir instances/foo 2>/tmp/e; echo "rmdir foo with event enabled rc=$? $(sed 's/.*: //' /tmp/e)"
-ls instances
+ls -1 instances
 mkdir instances/foo; rmdir instances/foo; echo "mkdir+rmdir rc=$?"
 for n in 'with space' '.hidden' 'a:b' "$(printf 'n%.0s' $(seq 1 255))" "$(printf 'n%.0s' $(seq 1 256))" 'UPPER' '-dash'; do mkdir "instances/$n" 2>/tmp/e; echo "mkdir instances/<${#n}:${n:0:12}> rc=$? $(sed 's/.*: //' /tmp/e)"; done
-ls instances | cut -c1-20
+ls -1 instances | cut -c1-20
 echo "##### rmdir non-empty-ish / rm -rf instance"
 mkdir instances/bar; rm -rf instances/bar 2>&1 | head -3 | sed 's/.*: //'; ls instances | grep -c bar
 echo "##### event files errnos"

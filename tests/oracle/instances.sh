@@ -43,7 +43,7 @@ echo "##### instance files"
 C current_tracer; C available_tracers; C trace_clock; C buffer_size_kb; C tracing_cpumask
 C set_event_pid; W set_event_pid 1; C set_event_pid; C ../../set_event_pid
 echo "##### options differences"
-ls ../../options | sort > /tmp/o1; ls options | sort > /tmp/o2; diff /tmp/o1 /tmp/o2
+ls ../../options | sort > /tmp/o1; ls options | sort > /tmp/o2; cat /tmp/o1 /tmp/o2 | sort | uniq -u
 echo "##### set_event order equals available_events?"
 cd ../..
 W set_event '*:*' ; cat available_events > /tmp/ae; cat set_event > /tmp/se; if diff -q /tmp/ae /tmp/se >/dev/null; then echo "set_event(*:*) == available_events order"; else echo differs; diff /tmp/ae /tmp/se | head; fi
@@ -53,4 +53,4 @@ mkdir instances/zz instances/aa instances/mm; echo -n 'readdir order: '; find in
 echo "##### instance per_cpu trace header"
 cat instances/aa/per_cpu/cpu0/trace
 echo "##### events dir inside instance has no ftrace/print enable either"
-ls instances/aa/events/ftrace/print
+ls -1 instances/aa/events/ftrace/print | grep -v hist_debug

@@ -1,0 +1,59 @@
+#!/usr/bin/env bats
+# The kernel's own answers: each tests/oracle/NAME.sh ran on Linux 6.12
+# (shared/oracle) and its output is NAME.out.  Here the same script runs
+# on a fresh tracefuse with the same kernel's event formats, and every
+# section must match byte for byte, except those NAME.skip lists with a
+# reason.
+
+load helpers
+
+setup() { tf_mount; }
+teardown() { tf_umount; }
+
+@test "enable files answer as the kernel's (oracle: enable.sh)" {
+	run oracle_compare enable
+	echo "$output"
+	assert_success
+}
+
+@test "set_event answers as the kernel's (oracle: set_event.sh)" {
+	run oracle_compare set_event
+	echo "$output"
+	assert_success
+}
+
+@test "set_event_pid answers as the kernel's (oracle: set_event_pid.sh)" {
+	run oracle_compare set_event_pid
+	echo "$output"
+	assert_success
+}
+
+@test "trace and trace_marker answer as the kernel's (oracle: trace.sh)" {
+	run oracle_compare trace
+	echo "$output"
+	assert_success
+}
+
+@test "bad input gets the kernel's errno (oracle: errors.sh)" {
+	run oracle_compare errors
+	echo "$output"
+	assert_success
+}
+
+@test "instances are separate trace arrays (oracle: instances.sh)" {
+	run oracle_compare instances
+	echo "$output"
+	assert_success
+}
+
+@test "the tree has the kernel's files, modes and contents (oracle: layout.sh)" {
+	run oracle_compare layout
+	echo "$output"
+	assert_success
+}
+
+@test "directories list in the kernel's readdir order (oracle: readdir.sh)" {
+	run oracle_compare readdir
+	echo "$output"
+	assert_success
+}

@@ -1,0 +1,12 @@
+#!/bin/sh
+# demo.sh - README command 1: set up, build, mount tracefuse on
+# /mnt/tracing (or $1), run an example trigger script there, unmount.
+set -eu
+cd "$(dirname "$0")/.."
+./scripts/setup.sh
+mnt=${1:-/mnt/tracing}
+mkdir -p "$mnt"
+./tracefuse "$mnt"
+trap 'fusermount3 -u "$mnt"' EXIT
+echo "== mounted: $(grep " $mnt " /proc/mounts)"
+(cd "$mnt" && sh "$OLDPWD/scripts/example-trigger-script.sh")

@@ -1,0 +1,23 @@
+#!/bin/sh
+# example-trigger-script.sh - what a user's script does in a tracing
+# directory; run by demo.sh inside the tracefuse mount.
+set -eu
+echo "== $(wc -l < available_events) events, e.g.:"; head -3 available_events
+echo "== events/sched/sched_switch/format:"; head -12 events/sched/sched_switch/format
+echo 1 > events/sched/sched_switch/enable
+echo 'irq:*' >> set_event
+echo '!irq:softirq_raise' >> set_event
+echo "== set_event:"; cat set_event
+echo "== events/sched/enable: $(cat events/sched/enable)  events/irq/enable: $(cat events/irq/enable)"
+echo 'prev_pid == 1 || next_comm ~ "kworker*"' > events/sched/sched_switch/filter
+echo "== filter: $(cat events/sched/sched_switch/filter)"
+if ! echo 'prev_pid == 1 ||' > events/sched/sched_switch/filter 2>/dev/null; then
+	echo "== a bad filter is refused; the file and error_log say why:"
+	cat events/sched/sched_switch/filter; cat error_log
+fi
+echo $$ > set_event_pid; echo 123 244 1 >> set_event_pid
+echo "== set_event_pid:"; cat set_event_pid
+echo > set_event_pid
+echo "hello from the example script" > trace_marker
+echo "== trace:"; cat trace
+echo > set_event

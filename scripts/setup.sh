@@ -1,0 +1,31 @@
+#!/bin/sh
+# setup.sh - installs what tracefuse needs on Debian 12 and builds it.
+# Called by demo.sh and test.sh; safe to run again (it skips what is done).
+set -eu
+cd "$(dirname "$0")/.."
+
+PKGS="build-essential autoconf automake libtool pkg-config \
+libfuse3-dev fuse3 liburcu-dev libtraceevent-dev libtracefs-dev \
+libtracecmd-dev trace-cmd bats bats-assert bats-support"
+
+missing=""
+for p in $PKGS; do
+	dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "setup: installing$missing"
+	SUDO=""
+	[ "$(id -u)" -eq 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $missing
+fi
+
+if [ ! -x configure ] || [ configure.ac -nt configure ] ||
+   [ Makefile.am -nt configure ]; then
+	autoreconf -fi >/dev/null
+fi
+if [ ! -f Makefile ] || [ configure -nt Makefile ]; then
+	./configure -q
+fi
+make -j"$(nproc)" >/dev/null
+echo "setup: built $(pwd)/tracefuse"

@@ -1,0 +1,270 @@
+/*
+ * tracing_map.h - the hist-trigger map: a fixed-size, insert-only table of
+ * entries (tracing_map_elt) keyed by a histogram's compound key, holding
+ * the histogram's sums and variables, with the semantics of the kernel's
+ * kernel/trace/tracing_map.c (see reference/histogram-design.txt).
+ *
+ * What is the kernel's:
+ *  - sizing: map_bits in [TRACING_MAP_BITS_MIN, TRACING_MAP_BITS_MAX];
+ *    max_elts = 1 << map_bits entries; the hash array has 2 * max_elts
+ *    buckets claimed with a compare-and-swap; an event whose key is new
+ *    when all max_elts entries are taken is counted in "drops" and not in
+ *    "hits";
+ *  - entries are never removed and never move once inserted; only a clear
+ *    empties the map;
+ *  - sort: tracing_map_sort_entries() orders entries exactly as the kernel
+ *    does, ties included (see the comment in tracing_map.c).
+ *
+ * What differs, and why: the kernel keeps one set of atomic sums per
+ * entry, shared by all CPUs.  Here each ingest thread owns a "slot" (an
+ * index in [0, n_slots)) with its own array of sums and its own hits and
+ * drops counters, written without atomic read-modify-write and merged when
+ * read: counters shared between threads scale negatively.  The key index
+ * (hash array) and the entries are shared.
+ *
+ * Threads and memory:
+ *  - any number of threads may insert/update concurrently, provided no two
+ *    use the same slot at the same time;
+ *  - readers (lookup, read_sum, totals, sort_entries) may run concurrently
+ *    with writers; they see every entry whose insertion completed;
+ *  - tracing_map_clear() and tracing_map_destroy() need the map quiescent;
+ *    to clear a map that events still reach, publish a fresh map with
+ *    tracing_map_replace_rcu(), which retires the old one with call_rcu
+ *    (liburcu-memb).  Writers and readers then must access the map inside
+ *    urcu_memb_read_lock() through rcu_dereference().
+ *  - nothing is allocated on the insert/update path.
+ */
+#ifndef TF_HIST_TRACING_MAP_H
+#define TF_HIST_TRACING_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <urcu/urcu-memb.h>
+
+#define TRACING_MAP_BITS_DEFAULT	11
+#define TRACING_MAP_BITS_MAX		17
+#define TRACING_MAP_BITS_MIN		7
+/* Only tracing_map_create_unbounded() (benchmarks) goes past the kernel's. */
+#define TRACING_MAP_BITS_HARD_MAX	22
+
+#define TRACING_MAP_KEYS_MAX		3
+#define TRACING_MAP_VALS_MAX		3
+#define TRACING_MAP_FIELDS_MAX		(TRACING_MAP_KEYS_MAX + TRACING_MAP_VALS_MAX)
+#define TRACING_MAP_VARS_MAX		16
+#define TRACING_MAP_SORT_KEYS_MAX	2
+#define TRACING_MAP_KEY_SIZE_MAX	384
+#define TRACING_MAP_COMM_LEN		16
+#define TRACING_MAP_SLOTS_MAX		256
+
+typedef int (*tracing_map_cmp_fn_t)(const void *val_a, const void *val_b);
+
+struct tracing_map;
+
+/*
+ * One entry.  key, comm and the layout are fixed once the entry is
+ * published by tracing_map_insert(); vars are read and written with the
+ * tracing_map_*_var() helpers (atomic, shared by all slots, as in the
+ * kernel: a variable set by one event is read by another, maybe on another
+ * thread).  Sums are not here: they live per slot in the map.
+ */
+struct tracing_map_elt {
+	struct tracing_map *map;
+	void *key;			/* key_size bytes */
+	uint64_t *vars;			/* n_vars */
+	bool *var_set;			/* n_vars */
+	unsigned int idx;		/* index of this entry's sums in a slot */
+	char comm[TRACING_MAP_COMM_LEN];	/* saved at insertion */
+};
+
+/*
+ * One bucket of the hash array: the key's 32-bit hash (0: free), the elt
+ * index + 1 (0: claimed, not yet published), and the key's first 8 bytes,
+ * so that an 8-byte key is matched without touching its elt.
+ */
+struct tracing_map_entry {
+	uint32_t key;
+	uint32_t val;
+	uint64_t key_word;
+};
+
+/* An ingest thread's private counters; aligned so slots never share lines. */
+struct tracing_map_slot {
+	uint64_t hits;
+	uint64_t drops;
+	uint64_t *sums;			/* max_elts * n_vals, elt-major */
+} __attribute__((aligned(64)));
+
+struct tracing_map_field {
+	tracing_map_cmp_fn_t cmp_fn;
+	bool is_key;
+	unsigned int offset;		/* key fields: byte offset in the key */
+	unsigned int sum_idx;		/* sum fields: index into the sums */
+	unsigned char num_size;		/* numeric key fields: 1, 2, 4, 8 */
+	bool num_signed;
+};
+
+/* The map; callers use the functions below, not the fields. */
+struct tracing_map {
+	unsigned int map_bits;
+	unsigned int map_size;		/* 2 * max_elts buckets */
+	unsigned int max_elts;
+	unsigned int key_size;
+	unsigned int n_vals;
+	unsigned int n_vars;
+	unsigned int n_slots;
+	unsigned int n_fields;
+	unsigned int n_keys;
+	size_t elt_stride;		/* odd << elt_shift */
+	unsigned int elt_shift;
+	uint64_t elt_inv;		/* odd^-1 mod 2^64: offset -> index */
+	struct tracing_map_entry *map;	/* map_size buckets */
+	unsigned char *elt_mem;		/* max_elts elts, elt_stride apart */
+	struct tracing_map_slot *slots;	/* n_slots */
+	struct tracing_map_field fields[TRACING_MAP_FIELDS_MAX];
+	struct rcu_head rcu;		/* for tracing_map_destroy_rcu */
+	/* written on every new key: keep it off the lines read per event */
+	uint32_t next_elt __attribute__((aligned(64)));	/* may pass max_elts */
+};
+
+struct tracing_map_totals {
+	uint64_t hits;			/* events counted in an entry */
+	uint64_t drops;			/* events whose key did not fit */
+	unsigned int entries;		/* entries inserted */
+};
+
+/*
+ * A snapshot of one entry, for sorting and printing: the sums are merged
+ * over all slots and the vars copied when the snapshot is taken, so a sort
+ * sees values that do not change under it.  key and elt point into the map:
+ * they stay valid while the map does (a reader holds urcu_memb_read_lock,
+ * or owns the map).
+ */
+struct tracing_map_sort_entry {
+	void *key;
+	struct tracing_map_elt *elt;
+	uint64_t sums[TRACING_MAP_VALS_MAX];
+	uint64_t *vars;			/* n_vars copied values */
+	bool *var_set;			/* n_vars copied flags */
+};
+
+struct tracing_map_sort_key {
+	unsigned int field_idx;		/* as returned by tracing_map_add_*_field */
+	bool descending;
+};
+
+/*
+ * size= to map_bits as the kernel computes it (ilog2(roundup_pow_of_two)).
+ * The result may be out of range: tracing_map_create() says -EINVAL then.
+ */
+unsigned int tracing_map_size_to_bits(unsigned long size);
+
+/*
+ * Create a map of 1 << map_bits entries with keys of key_size bytes,
+ * n_vals sums (hitcount included), n_vars variables, and n_slots ingest
+ * slots.  Sum fields 0 .. n_vals-1 are added at once (compared as u64, as
+ * the kernel's atomic64 sums are); key fields are added with
+ * tracing_map_add_key_field().  Returns 0 and *mapp, or -EINVAL / -ENOMEM.
+ */
+int tracing_map_create(unsigned int map_bits, unsigned int key_size,
+		       unsigned int n_vals, unsigned int n_vars,
+		       unsigned int n_slots, struct tracing_map **mapp);
+/* The same without the kernel's upper size limit; for benchmarks. */
+int tracing_map_create_unbounded(unsigned int map_bits, unsigned int key_size,
+				 unsigned int n_vals, unsigned int n_vars,
+				 unsigned int n_slots, struct tracing_map **mapp);
+void tracing_map_destroy(struct tracing_map *map);
+
+/*
+ * Describe a key field for sorting: the field at byte offset in the key,
+ * compared by cmp_fn.  Returns the new field index (n_vals + k), or
+ * -EINVAL past TRACING_MAP_KEYS_MAX keys.  Sum field i has index i.
+ */
+int tracing_map_add_key_field(struct tracing_map *map, unsigned int offset,
+			      tracing_map_cmp_fn_t cmp_fn);
+
+/* Comparators, as the kernel's (numbers by size and signedness). */
+tracing_map_cmp_fn_t tracing_map_cmp_num(int field_size, int field_is_signed);
+int tracing_map_cmp_string(const void *val_a, const void *val_b);
+int tracing_map_cmp_none(const void *val_a, const void *val_b);
+
+/*
+ * Find the entry for key, inserting it if new, and count a hit in slot;
+ * comm (may be NULL) is saved in a new entry.  Returns NULL, counting a
+ * drop in slot, when the key is new and the map full.
+ */
+struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
+					   unsigned int slot, const void *key,
+					   const char *comm);
+/* Find the entry for key without inserting or counting. */
+struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
+					   const void *key);
+
+/* Add n to sum i of elt in slot.  Only slot's owner thread may call this. */
+static inline void tracing_map_update_sum(struct tracing_map *map,
+					  unsigned int slot,
+					  struct tracing_map_elt *elt,
+					  unsigned int i, uint64_t n)
+{
+	/* elt->idx without loading elt's line: an exact division by stride */
+	size_t idx = (((size_t)((unsigned char *)elt - map->elt_mem) >>
+		       map->elt_shift) * map->elt_inv);
+	uint64_t *p = &map->slots[slot].sums[idx * map->n_vals + i];
+
+	/* single writer: a plain add, made atomic only for readers' sake */
+	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n,
+			 __ATOMIC_RELAXED);
+}
+
+/* Sum i of elt merged over all slots. */
+uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
+
+/* Variables, shared by all slots (the kernel's tracing_map_*_var). */
+void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i,
+			 uint64_t n);
+bool tracing_map_var_set(struct tracing_map_elt *elt, unsigned int i);
+uint64_t tracing_map_read_var(struct tracing_map_elt *elt, unsigned int i);
+/* Read and unset: a variable reference consumes the value (kernel). */
+uint64_t tracing_map_read_var_once(struct tracing_map_elt *elt,
+				   unsigned int i);
+
+void tracing_map_read_totals(struct tracing_map *map,
+			     struct tracing_map_totals *totals);
+
+/*
+ * Empty the map in place: no entries, zero hits and drops.  Only for a
+ * map no thread is using (see tracing_map_replace_rcu otherwise).
+ */
+void tracing_map_clear(struct tracing_map *map);
+
+/*
+ * Clear a map that is in use: create an empty map with the same shape
+ * and fields, rcu_assign_pointer() it to *mapp, and free the old one after
+ * a grace period (call_rcu, liburcu-memb).  The caller serialises calls
+ * (the control mutex) and is a registered RCU thread, as call_rcu needs.
+ * Events that raced with the swap are counted in the old map, as if they
+ * had come before the clear.  On -ENOMEM nothing changes.
+ */
+int tracing_map_replace_rcu(struct tracing_map **mapp);
+/* Free map after a grace period (caller: a registered RCU thread). */
+void tracing_map_destroy_rcu(struct tracing_map *map);
+
+/*
+ * Snapshot the map and sort it by up to two keys as the kernel does.
+ * Returns the number of entries and *sort_entries (free with
+ * tracing_map_destroy_sort_entries), 0 with *sort_entries NULL if the map
+ * is empty, or a negative errno.
+ */
+int tracing_map_sort_entries(struct tracing_map *map,
+			     const struct tracing_map_sort_key *sort_keys,
+			     unsigned int n_sort_keys,
+			     struct tracing_map_sort_entry ***sort_entries);
+void tracing_map_destroy_sort_entries(struct tracing_map_sort_entry **entries,
+				      unsigned int n_entries);
+
+/* The kernel's lib/sort.c heapsort (for callers that need its tie order). */
+void tracing_map_heapsort(void **base, size_t num,
+			  int (*cmp)(const void *a, const void *b, void *priv),
+			  void *priv);
+
+#endif

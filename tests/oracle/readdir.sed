@@ -1,0 +1,2 @@
+/hist_debug$/d
+s/ hist_debug( |$)/\1/
