@@ -10,6 +10,8 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "hist/hist.h"
+#include "trigger/trigger.h"
 #include "fs/fuse_ops.h"
 #include "source/trace_marker.h"
 
@@ -230,6 +232,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	tf_trace_marker_init(reg);
+	tf_trigger_init(reg);
+	tf_hist_init();		/* the "hist" trigger command */
 	ret = run(&opt, &t);
 	tf_tracing_destroy(&t);
 	tf_registry_free(reg);

@@ -9,6 +9,7 @@
 #include "buffer/ring_buffer.h"
 #include "buffer/saved_cmdlines.h"
 #include "events/dispatch.h"
+#include "trigger/trigger.h"
 #include "filter/filter.h"
 
 static int record_pid(const struct tf_record *rec)
@@ -21,27 +22,81 @@ static int record_pid(const struct tf_record *rec)
 	return pid;
 }
 
+/* Writes @rec into @rb (NULL: tracing was off at "reserve" time). */
+static void record(struct tf_ring_buffer *rb, const struct tf_record *rec)
+{
+	if (!rb)
+		return;
+	if (rec->comm)
+		tf_saved_cmdlines_record(record_pid(rec), rec->comm);
+	tf_ring_buffer_write(rb, rec->cpu, rec->ts, rec->data, rec->size);
+}
+
+static struct tf_ring_buffer *reserve(struct tf_trace_array *tr)
+{
+	if (!atomic_load_explicit(&tr->tracing_on, memory_order_relaxed))
+		return NULL;
+	return tr->buffer;
+}
+
+/*
+ * The kernel's order (trace_events.h trace_trigger_soft_disabled(),
+ * trace_event_buffer_lock_reserve(), __event_trigger_test_discard()):
+ * - without TRIGGER_COND the triggers fire unconditionally first (with
+ *   no record), before the soft-disabled and pid checks and before the
+ *   slot is reserved (so a traceon trigger's own event is recorded);
+ * - with TRIGGER_COND (a trigger has a filter, is a post-trigger or
+ *   needs the record) the pid filter comes first, the slot is reserved
+ *   (tracing_on decides now; with tracing off the triggers still run:
+ *   the kernel's temp_buffer), then the triggers see the record, then
+ *   the flags are read again (a trigger may have enabled this very
+ *   event) and the record is discarded if soft-disabled or filtered out;
+ *   a snapshot trigger in between moves the reserved slot into the
+ *   snapshot buffer (tf_trigger_reserved_buffer);
+ * - post-triggers (traceoff, stacktrace) fire after the record is kept.
+ * The event filter only decides recording, never the triggers.
+ * Callers hold tf_rcu_read_lock().
+ */
 void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 		    bool force)
 {
 	struct tf_event_file *file = &tr->files[rec->event->index];
 	unsigned flags = atomic_load_explicit(&file->flags,
 					      memory_order_acquire);
+	struct tf_ring_buffer *rb;
+	unsigned tt, swaps;
 
-	if (!force && !(flags & TF_FILE_ENABLED))
+	if (force) {
+		/* trace_marker: its writer runs the triggers (they see the
+		 * text before the newline is added), see trace_marker.c */
+		record(tr->buffer, rec);
 		return;
-	if (!force && (flags & TF_FILE_SOFT_DISABLED))
+	}
+	if (!(flags & TF_FILE_ENABLED))
 		return;
+	if (!(flags & TF_FILE_TRIGGER_COND)) {
+		if (flags & TF_FILE_TRIGGER_MODE)
+			tf_triggers_call(file, NULL);
+		if (flags & TF_FILE_SOFT_DISABLED)
+			return;
+		if (!tf_pid_allowed(tr, record_pid(rec)))
+			return;
+		if (!tf_filter_match(rcu_dereference(file->filter), rec))
+			return;
+		record(reserve(tr), rec);
+		return;
+	}
 	if (!tf_pid_allowed(tr, record_pid(rec)))
 		return;
-	if (!tf_filter_match(rcu_dereference(file->filter), rec))
-		return;
-	if (!atomic_load_explicit(&tr->tracing_on, memory_order_relaxed))
-		return;
-	if (rec->comm)
-		tf_saved_cmdlines_record(record_pid(rec), rec->comm);
-	tf_ring_buffer_write(tr->buffer, rec->cpu, rec->ts, rec->data,
-			     rec->size);
+	rb = reserve(tr);
+	swaps = tf_trigger_snapshot_swaps;
+	tt = tf_triggers_call(file, rec);
+	flags = atomic_load_explicit(&file->flags, memory_order_acquire);
+	if (rb && !(flags & TF_FILE_SOFT_DISABLED) &&
+	    tf_filter_match(rcu_dereference(file->filter), rec))
+		record(tf_trigger_reserved_buffer(tr, swaps), rec);
+	if (tt)
+		tf_triggers_post_call(file, tt, rec);
 }
 
 void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec)

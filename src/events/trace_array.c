@@ -12,6 +12,7 @@
 
 #include "buffer/ring_buffer.h"
 #include "events/trace_array.h"
+#include "trigger/trigger.h"
 #include "filter/filter.h"
 
 #define TF_DEFAULT_BUFFER_KB 1408	/* the kernel's default per CPU */
@@ -57,6 +58,7 @@ static void tr_free(struct tf_trace_array *tr)
 {
 	if (!tr)
 		return;
+	tf_trigger_clear_all(tr);	/* clear_event_triggers() */
 	tf_clear_events(tr);
 	for (unsigned i = 0; i < tr->tracing->reg->nr_events; i++) {
 		free(tr->files[i].filter_text);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "buffer/ring_buffer.h"
+#include "util/rcu.h"
 #include "buffer/trace_output.h"
 #include "fs/files.h"
 #include "source/trace_marker.h"
@@ -205,8 +206,14 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 			pthread_mutex_unlock(&o->node.t->lock);
 			return -EINVAL;
 		}
-		tf_ring_buffer_free(tr->snapshot);
-		tr->snapshot = NULL;
+		{
+			/* an armed snapshot trigger may be swapping (RCU) */
+			struct tf_ring_buffer *old = tr->snapshot;
+
+			rcu_assign_pointer(tr->snapshot, NULL);
+			tf_rcu_synchronize();
+			tf_ring_buffer_free(old);
+		}
 		break;
 	case 1:
 		if (cpu >= 0) {

@@ -4,6 +4,7 @@
  * header_event.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +12,8 @@
 
 #include "filter/filter.h"
 #include "fs/tree.h"
+#include "hist/hist.h"
+#include "trigger/trigger.h"
 
 static struct tf_event_file *node_file(const struct tf_open *o)
 {
@@ -86,21 +89,34 @@ static long event_filter_write(struct tf_open *o, const char *buf, size_t len)
 	return filter_write(o, buf, len, false);
 }
 
+static int event_trigger_open(struct tf_open *o)
+{
+	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC))
+		tf_trigger_truncate(node_file(o));
+	return 0;
+}
+
 static int event_trigger_show(struct tf_open *o, struct strbuf *out)
 {
-	struct tf_event_file *file = node_file(o);
-
-	if (cds_list_empty(&file->triggers))
-		sb_puts(out, "# Available triggers:\n"
-			"# traceon traceoff snapshot stacktrace enable_event "
-			"disable_event enable_hist disable_hist hist\n");
+	tf_trigger_show(node_file(o), out);
 	return 0;
+}
+
+static long event_trigger_write(struct tf_open *o, const char *buf,
+				size_t len)
+{
+	return tf_trigger_write(node_file(o), buf, len);
 }
 
 static int event_hist_show(struct tf_open *o, struct strbuf *out)
 {
-	(void)o;
-	(void)out;	/* no hist triggers on the event: an empty file */
+	tf_hist_show(node_file(o), out);
+	return 0;
+}
+
+static int event_hist_debug_show(struct tf_open *o, struct strbuf *out)
+{
+	tf_hist_debug_show(node_file(o), out);
 	return 0;
 }
 
@@ -113,15 +129,15 @@ const struct tf_file_def tf_event_files[] = {
 			event_enable_write, NULL },
 	[EV_FILTER] = { "filter", 0640, 0, NULL, event_filter_show,
 			event_filter_write, NULL },
-	[EV_TRIGGER] = { "trigger", 0640, 0, NULL, event_trigger_show, NULL,
-			 NULL },
+	[EV_TRIGGER] = { "trigger", 0640, 0, event_trigger_open,
+			 event_trigger_show, event_trigger_write, NULL },
 	[EV_FORMAT] = { "format", 0440, TF_FD_NO_LOCK, NULL,
 			event_format_show, NULL, NULL },
 	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK, NULL, event_id_show, NULL,
 		    NULL },
 	[EV_HIST] = { "hist", 0440, 0, NULL, event_hist_show, NULL, NULL },
-	[EV_HIST_DEBUG] = { "hist_debug", 0440, 0, NULL, event_hist_show,
-			    NULL, NULL },
+	[EV_HIST_DEBUG] = { "hist_debug", 0440, 0, NULL,
+			    event_hist_debug_show, NULL, NULL },
 };
 const unsigned tf_nr_event_files =
 	sizeof(tf_event_files) / sizeof(tf_event_files[0]);

@@ -17,6 +17,8 @@
 #include "buffer/saved_cmdlines.h"
 #include "events/dispatch.h"
 #include "source/trace_marker.h"
+#include "trigger/trigger.h"
+#include "util/rcu.h"
 
 /* What one print record carries at most on a 4 KiB sub-buffer (6.12). */
 #define MARKER_CHUNK 4054
@@ -65,6 +67,8 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	int32_t p = pid;
 	unsigned size;
 	struct tf_record rec;
+	struct tf_event_file *file;
+	unsigned tt, swaps;
 
 	if (!ev || !(ip_f = tf_event_field(ev, "ip")) ||
 	    !(buf_f = tf_event_field(ev, "buf")) || buf_f->offset > 16)
@@ -88,18 +92,33 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	memcpy(data + ip_f->offset, &ip, 8);
 	memcpy(data + buf_f->offset, buf, n);
 	size = buf_f->offset + (unsigned)n;
-	if (data[size - 1] != '\n')
-		data[size++] = '\n';
-	data[size++] = '\0';
+	/* tracing_mark_write(): "do not add \n before testing triggers,
+	 * but add \0" */
+	data[size] = '\0';
 	rec = (struct tf_record) {
-		.event = ev, .data = data, .size = size,
+		.event = ev, .data = data, .size = size + 1,
 		.ts = clock_ns(), .cpu = sched_getcpu(),
 		.comm = comm[0] ? comm : NULL,
 	};
 	if (rec.cpu < 0)
 		rec.cpu = 0;
 	rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
-	tf_dispatch_to(tr, &rec, true);
+	file = &tr->files[ev->index];
+	tf_rcu_read_lock();
+	swaps = tf_trigger_snapshot_swaps;
+	tt = tf_triggers_call(file, &rec);
+	if (data[size - 1] != '\n')
+		data[size++] = '\n';
+	data[size++] = '\0';
+	rec.size = size;
+	/* the slot was reserved before the triggers ran (tracing was on) */
+	if (rec.comm)
+		tf_saved_cmdlines_record(pid, rec.comm);
+	tf_ring_buffer_write(tf_trigger_reserved_buffer(tr, swaps), rec.cpu,
+			     rec.ts, rec.data, rec.size);
+	if (tt)
+		tf_triggers_post_call(file, tt, &rec);
+	tf_rcu_read_unlock();
 	return (long)n;
 }
 

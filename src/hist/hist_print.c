@@ -1,0 +1,419 @@
+/*
+ * hist_print.c - what hist triggers show: the trigger file's read-back
+ * line (event_hist_trigger_print), the `hist` file (hist_show: a header
+ * per trigger, the sorted entries with per-modifier widths, Totals) and
+ * the `hist_debug` file (hist_debug_show), byte for byte as the kernel.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <urcu/urcu-memb.h>
+
+#include "hist/hist_internal.h"
+#include "util/rcu.h"
+
+/* ---- read-back ----------------------------------------------------------- */
+
+static void hist_field_print(struct strbuf *out, const struct hist_field *f)
+{
+	const char *fl;
+
+	if (f->flags & HIST_FIELD_FL_CPU)
+		sb_puts(out, "common_cpu");
+	else if (f->flags & HIST_FIELD_FL_CONST)
+		sb_printf(out, "%llu", (unsigned long long)f->constant);
+	else
+		sb_puts(out, hist_field_name(f));
+	if (f->flags && !(f->flags & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_EXPR |
+				      HIST_FIELD_FL_STACKTRACE))) {
+		fl = hist_field_flags_str(f);
+		if (fl)
+			sb_printf(out, ".%s", fl);
+	}
+	if (f->buckets)
+		sb_printf(out, "=%lu", f->buckets);
+}
+
+void hist_trigger_print(struct tf_trigger *data, struct strbuf *out)
+{
+	struct hist_trigger *ht = data->private_data;
+	struct hist_data *hd = ht->hist_data;
+	bool show_val = false;
+	unsigned int i;
+
+	sb_puts(out, HIST_PREFIX);
+	if (ht->name)
+		sb_printf(out, "%s:", ht->name);
+	sb_puts(out, "keys=");
+	for (i = hd->n_vals; i < hd->n_fields; i++) {
+		const struct hist_field *f = hd->fields[i];
+
+		if (i > hd->n_vals)
+			sb_putc(out, ',');
+		if (f->flags & HIST_FIELD_FL_STACKTRACE) {
+			if (f->field)
+				sb_printf(out, "%s.stacktrace", f->field->name);
+			else
+				sb_puts(out, "common_stacktrace");
+		} else {
+			hist_field_print(out, f);
+		}
+	}
+	sb_puts(out, ":vals=");
+	for (i = 0; i < hd->n_vals; i++) {
+		if (i == HITCOUNT_IDX) {
+			if (hd->attrs->no_hitcount)
+				continue;
+			sb_puts(out, "hitcount");
+		} else {
+			if (show_val)
+				sb_putc(out, ',');
+			hist_field_print(out, hd->fields[i]);
+		}
+		show_val = true;
+	}
+	sb_puts(out, ":sort=");
+	for (i = 0; i < hd->n_sort_keys; i++) {
+		unsigned int idx = hd->sort_keys[i].field_idx;
+
+		if (i > 0)
+			sb_putc(out, ',');
+		if (idx == HITCOUNT_IDX)
+			sb_puts(out, "hitcount");
+		else
+			hist_field_print(out, hd->fields[idx]);
+		if (hd->sort_keys[i].descending)
+			sb_puts(out, ".descending");
+	}
+	sb_printf(out, ":size=%u", 1u << rcu_dereference(hd->map)->map_bits);
+	if (hd->enable_timestamps)
+		sb_printf(out, ":clock=%s", hd->attrs->clock);
+	if (hd->attrs->no_hitcount)
+		sb_puts(out, ":nohitcount");
+	if (data->filter_str)
+		sb_printf(out, " if %s", data->filter_str);
+	sb_puts(out, __atomic_load_n(&data->paused, __ATOMIC_RELAXED) ?
+		     " [paused]" : " [active]");
+	sb_putc(out, '\n');
+}
+
+/* ---- the hist file -------------------------------------------------------- */
+
+static uint64_t key_u64(const void *key, const struct hist_field *f)
+{
+	uint64_t v;
+
+	memcpy(&v, (const char *)key + f->offset, 8);
+	return v;
+}
+
+static void print_stacktrace(struct strbuf *out, const void *key,
+			     const struct hist_field *f)
+{
+	for (unsigned int i = 0; i < HIST_STACKTRACE_DEPTH; i++) {
+		uint64_t addr;
+
+		memcpy(&addr, (const char *)key + f->offset + i * 8, 8);
+		if (!addr)
+			return;
+		sb_printf(out, "%*c", 9, ' ');
+		tf_hist_format_sym(out, addr, true);
+		sb_putc(out, '\n');
+	}
+}
+
+/* %-Ns of a generated string: pad it to width w */
+static void sb_pad(struct strbuf *out, size_t start, size_t w)
+{
+	while (out->len - start < w)
+		sb_putc(out, ' ');
+}
+
+static void print_key(struct strbuf *out, const struct hist_data *hd,
+		      const void *key, const struct tracing_map_elt *elt)
+{
+	bool multiline = false;
+	unsigned int i;
+
+	sb_puts(out, "{ ");
+	for (i = hd->n_vals; i < hd->n_fields; i++) {
+		const struct hist_field *f = hd->fields[i];
+		const char *name = hist_field_name(f);
+		uint64_t v;
+		size_t start;
+
+		if (i > hd->n_vals)
+			sb_puts(out, ", ");
+		if (f->flags & HIST_FIELD_FL_HEX) {
+			sb_printf(out, "%s: %llx", name,
+				  (unsigned long long)key_u64(key, f));
+		} else if (f->flags & (HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET)) {
+			bool off = f->flags & HIST_FIELD_FL_SYM_OFFSET;
+
+			v = key_u64(key, f);
+			sb_printf(out, "%s: [%llx] ", name, (unsigned long long)v);
+			start = out->len;
+			tf_hist_format_sym(out, v, off);
+			sb_pad(out, start, off ? 55 : 45);
+		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
+			sb_printf(out, "%s: %-16s[%10llu]", name, elt->comm,
+				  (unsigned long long)key_u64(key, f));
+		} else if (f->flags & HIST_FIELD_FL_SYSCALL) {
+			const char *sc;
+
+			v = key_u64(key, f);
+			sc = tf_hist_syscall_name(v);
+			sb_printf(out, "%s: %-30s[%3llu]", name,
+				  sc ? sc : "unknown_syscall",
+				  (unsigned long long)v);
+		} else if (f->flags & HIST_FIELD_FL_STACKTRACE) {
+			if (f->field)
+				sb_printf(out, "%s.stacktrace", f->field->name);
+			else
+				sb_puts(out, "common_stacktrace:\n");
+			print_stacktrace(out, key, f);
+			multiline = true;
+		} else if (f->flags & HIST_FIELD_FL_LOG2) {
+			sb_printf(out, "%s: ~ 2^%-2llu", name,
+				  (unsigned long long)key_u64(key, f));
+		} else if (f->flags & HIST_FIELD_FL_BUCKET) {
+			v = key_u64(key, f);
+			sb_printf(out, "%s: ~ %llu-%llu", name,
+				  (unsigned long long)v,
+				  (unsigned long long)(v + f->buckets - 1));
+		} else if (f->flags & HIST_FIELD_FL_STRING) {
+			char s[HIST_KEY_SIZE_MAX + 1];
+
+			memcpy(s, (const char *)key + f->offset, f->size);
+			s[f->size] = '\0';
+			sb_printf(out, "%s: %-50s", name, s);
+		} else {
+			sb_printf(out, "%s: %10llu", name,
+				  (unsigned long long)key_u64(key, f));
+		}
+	}
+	if (!multiline)
+		sb_putc(out, ' ');
+	sb_putc(out, '}');
+}
+
+struct val_stat {
+	uint64_t max, total;
+};
+
+/* 100 times the percentage of @val in @total; UINT_MAX for x/0. */
+static unsigned int get_percentage(uint64_t val, uint64_t total)
+{
+	if (!total)
+		goto div0;
+	if (val < UINT64_MAX / 10000)
+		return (unsigned int)(val * 10000 / total);
+	total /= 10000;
+	if (!total)
+		goto div0;
+	return (unsigned int)(val / total);
+div0:
+	return val ? UINT_MAX : 0;
+}
+
+static const char *fill_bar(char *buf, int size, uint64_t val, uint64_t max)
+{
+	unsigned int len = get_percentage(val, max);
+	int i;
+
+	if (len == UINT_MAX) {
+		strcpy(buf, "[ERROR]");
+		return buf;
+	}
+	len = (unsigned int)((uint64_t)len * size / 10000);
+	for (i = 0; i < (int)len && i < size; i++)
+		buf[i] = '#';
+	while (i < size)
+		buf[i++] = ' ';
+	buf[size] = '\0';
+	return buf;
+}
+
+static void print_val(struct strbuf *out, const char *name, unsigned long flags,
+		      uint64_t val, const struct val_stat *st)
+{
+	if (flags & HIST_FIELD_FL_PERCENT) {
+		unsigned int pc = get_percentage(val, st->total);
+
+		if (pc == UINT_MAX)
+			sb_printf(out, " %s (%%):[ERROR]", name);
+		else
+			sb_printf(out, " %s (%%): %3u.%02u", name, pc / 100,
+				  pc % 100);
+	} else if (flags & HIST_FIELD_FL_GRAPH) {
+		char bar[21];
+
+		sb_printf(out, " %s: %20s", name, fill_bar(bar, 20, val, st->max));
+	} else if (flags & HIST_FIELD_FL_HEX) {
+		sb_printf(out, " %s: %10llx", name, (unsigned long long)val);
+	} else {
+		sb_printf(out, " %s: %10llu", name, (unsigned long long)val);
+	}
+}
+
+static int print_entries(struct strbuf *out, const struct hist_data *hd,
+			 struct tracing_map *map)
+{
+	struct tracing_map_sort_entry **ents = NULL;
+	struct val_stat stats[TRACING_MAP_VALS_MAX];
+	int n, i;
+	unsigned int j;
+
+	n = tracing_map_sort_entries(map, hd->sort_keys, hd->n_sort_keys, &ents);
+	if (n < 0)
+		return n;
+	memset(stats, 0, sizeof(stats));
+	for (j = 0; j < hd->n_vals; j++) {
+		if (!(hd->fields[j]->flags & (HIST_FIELD_FL_PERCENT |
+					      HIST_FIELD_FL_GRAPH)))
+			continue;
+		for (i = 0; i < n; i++) {
+			uint64_t v = ents[i]->sums[j];
+
+			stats[j].total += v;
+			if (stats[j].max < v)
+				stats[j].max = v;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		print_key(out, hd, ents[i]->key, ents[i]->elt);
+		if (!hd->attrs->no_hitcount)
+			print_val(out, "hitcount", 0, ents[i]->sums[0], &stats[0]);
+		for (j = 1; j < hd->n_vals; j++) {
+			const struct hist_field *f = hd->fields[j];
+
+			if (f->flags & (HIST_FIELD_FL_VAR | HIST_FIELD_FL_EXPR))
+				continue;
+			sb_putc(out, ' ');
+			print_val(out, hist_field_name(f), f->flags,
+				  ents[i]->sums[j], &stats[j]);
+		}
+		sb_putc(out, '\n');
+	}
+	if (ents)
+		tracing_map_destroy_sort_entries(ents, (unsigned int)n);
+	return n;
+}
+
+static void hist_trigger_show(struct strbuf *out, struct tf_trigger *data,
+			      int n)
+{
+	struct hist_trigger *ht = data->private_data;
+	struct hist_data *hd = ht->hist_data;
+	struct tracing_map *map = rcu_dereference(hd->map);
+	struct tracing_map_totals totals;
+	int n_entries;
+
+	if (n > 0)
+		sb_puts(out, "\n\n");
+	sb_puts(out, "# event histogram\n#\n# trigger info: ");
+	data->ops->print(data, out);
+	sb_puts(out, "#\n\n");
+	n_entries = print_entries(out, hd, map);
+	if (n_entries < 0)
+		n_entries = 0;
+	tracing_map_read_totals(map, &totals);
+	sb_printf(out, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
+		  (unsigned long long)totals.hits, (unsigned int)n_entries,
+		  (unsigned long long)totals.drops);
+}
+
+void tf_hist_show(struct tf_event_file *file, struct strbuf *out)
+{
+	struct tf_trigger *data;
+	int n = 0;
+
+	tf_rcu_read_lock();
+	cds_list_for_each_entry_rcu(data, &file->triggers, list)
+		if (data->cmd == &hist_command)
+			hist_trigger_show(out, data, n++);
+	tf_rcu_read_unlock();
+}
+
+/* ---- hist_debug ----------------------------------------------------------- */
+
+static void debug_flags(struct strbuf *out, unsigned long flags)
+{
+	sb_puts(out, "      flags:\n");
+	if (flags & HIST_FIELD_FL_KEY)
+		sb_puts(out, "        HIST_FIELD_FL_KEY\n");
+	else if (flags & HIST_FIELD_FL_HITCOUNT)
+		sb_puts(out, "        VAL: HIST_FIELD_FL_HITCOUNT\n");
+	else if (flags & HIST_FIELD_FL_VAR)
+		sb_puts(out, "        HIST_FIELD_FL_VAR\n");
+	else if (flags & HIST_FIELD_FL_VAR_REF)
+		sb_puts(out, "        HIST_FIELD_FL_VAR_REF\n");
+	else
+		sb_puts(out, "        VAL: normal u64 value\n");
+	if (flags & HIST_FIELD_FL_ALIAS)
+		sb_puts(out, "        HIST_FIELD_FL_ALIAS\n");
+	else if (flags & HIST_FIELD_FL_CONST)
+		sb_puts(out, "        HIST_FIELD_FL_CONST\n");
+}
+
+static void debug_field(struct strbuf *out, const struct hist_field *f,
+			unsigned long need)
+{
+	if ((f->flags & need) != need) {
+		sb_printf(out, "ERROR: bad flags - %lx\n", need);
+		return;
+	}
+	debug_flags(out, f->flags);
+	if (f->field)
+		sb_printf(out, "      ftrace_event_field name: %s\n", f->field->name);
+	else if ((f->flags & (HIST_FIELD_FL_CPU | HIST_FIELD_FL_COMM)) &&
+		 strncmp(hist_field_name(f), "common_", 7))
+		/* cpu, CPU, comm, COMM: the kernel's generic event fields */
+		sb_printf(out, "      ftrace_event_field name: %s\n",
+			  hist_field_name(f));
+	if (f->flags & HIST_FIELD_FL_CONST)
+		sb_printf(out, "      constant: %llu\n",
+			  (unsigned long long)f->constant);
+	sb_printf(out, "      type: %s\n", f->type);
+	sb_printf(out, "      size: %u\n", f->size);
+	sb_printf(out, "      is_signed: %u\n", f->is_signed ? 1 : 0);
+}
+
+void tf_hist_debug_show(struct tf_event_file *file, struct strbuf *out)
+{
+	struct tf_trigger *data;
+	int n = 0;
+
+	tf_rcu_read_lock();
+	cds_list_for_each_entry_rcu(data, &file->triggers, list) {
+		struct hist_data *hd;
+		unsigned int i;
+
+		if (data->cmd != &hist_command)
+			continue;
+		hd = ((struct hist_trigger *)data->private_data)->hist_data;
+		if (n++ > 0)
+			sb_puts(out, "\n\n");
+		sb_puts(out, "# event histogram\n#\n# trigger info: ");
+		data->ops->print(data, out);
+		sb_puts(out, "#\n\n");
+		sb_printf(out, "hist_data: %016llx\n\n", (unsigned long long)hd->id);
+		sb_printf(out, "  n_vals: %u\n", hd->n_vals);
+		sb_printf(out, "  n_keys: %u\n", hd->n_keys);
+		sb_printf(out, "  n_fields: %u\n", hd->n_fields);
+		sb_puts(out, "\n  val fields:\n\n");
+		sb_puts(out, "    hist_data->fields[0]:\n");
+		debug_field(out, hd->fields[0], HIST_FIELD_FL_HITCOUNT);
+		for (i = 1; i < hd->n_vals; i++) {
+			sb_printf(out, "\n    hist_data->fields[%u]:\n", i);
+			debug_field(out, hd->fields[i], 0);
+		}
+		sb_puts(out, "\n  key fields:\n");
+		for (i = hd->n_vals; i < hd->n_fields; i++) {
+			sb_printf(out, "\n    hist_data->fields[%u]:\n", i);
+			debug_field(out, hd->fields[i], HIST_FIELD_FL_KEY);
+		}
+	}
+	tf_rcu_read_unlock();
+}

@@ -1,0 +1,752 @@
+/*
+ * hist_trigger.c - the "hist" trigger command: parsing a write into a
+ * trigger (the kernel's event_hist_trigger_parse), the matching rules
+ * that removal, pause/cont/clear and the duplicate check share
+ * (hist_trigger_match), named histograms shared between triggers, and
+ * the event path (event_hist_trigger) that feeds the tracing_map.
+ *
+ * Control functions run under tracing->lock.  The event path runs under
+ * the RCU read lock, allocates nothing and takes no lock: the map is
+ * read through rcu_dereference because a clear replaces it.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <urcu/urcu-memb.h>
+
+#include "buffer/saved_cmdlines.h"
+#include "filter/filter.h"
+#include "hist/hist_internal.h"
+#include "util/rcu.h"
+
+/* ---- ingest slots: one per live thread, reused after it exits ---------- */
+
+static uint64_t slot_bits[TRACING_MAP_SLOTS_MAX / 64];
+static pthread_key_t slot_key;
+static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
+static __thread int slot_id = -1;
+static unsigned int slot_overflow;
+
+static void slot_release(void *p)
+{
+	int id = (int)(intptr_t)p - 1;
+
+	if (id >= 0 && id < TRACING_MAP_SLOTS_MAX)
+		__atomic_and_fetch(&slot_bits[id / 64], ~(1ull << (id % 64)),
+				   __ATOMIC_RELEASE);
+}
+
+static void slot_init(void)
+{
+	pthread_key_create(&slot_key, slot_release);
+}
+
+static int slot_claim(void)
+{
+	for (int w = 0; w < TRACING_MAP_SLOTS_MAX / 64; w++) {
+		uint64_t old = __atomic_load_n(&slot_bits[w], __ATOMIC_RELAXED);
+
+		while (~old) {
+			int b = __builtin_ctzll(~old);
+
+			if (__atomic_compare_exchange_n(&slot_bits[w], &old,
+							old | (1ull << b), false,
+							__ATOMIC_ACQUIRE,
+							__ATOMIC_RELAXED)) {
+				pthread_setspecific(slot_key,
+						    (void *)(intptr_t)(w * 64 + b + 1));
+				return w * 64 + b;
+			}
+		}
+	}
+	/* more live threads than slots: share (counts may then race) */
+	return (int)(__atomic_fetch_add(&slot_overflow, 1, __ATOMIC_RELAXED) %
+		     TRACING_MAP_SLOTS_MAX);
+}
+
+/*
+ * The tracing_map wants one writer per slot.  A thread keeps its slot
+ * for life; maps have HIST_MAP_SLOTS(nr_cpus) slots, which covers the
+ * per-CPU ingest threads plus FUSE's workers; beyond that, threads
+ * share a slot (see the report: an adapter the map does not provide).
+ */
+unsigned int hist_slot(unsigned int n_slots)
+{
+	if (__builtin_expect(slot_id < 0, 0)) {
+		pthread_once(&slot_once, slot_init);
+		slot_id = slot_claim();
+	}
+	return (unsigned int)slot_id % n_slots;
+}
+
+/* ---- named histograms ---------------------------------------------------- */
+
+/* A name ("name=foo") shared by triggers: one hist_data, one map. */
+struct named_hist {
+	char *name;
+	struct hist_data *hist_data;
+	struct named_hist *next;
+};
+
+static pthread_mutex_t named_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct named_hist *named_hists;
+
+static struct hist_data *find_named(const char *name)
+{
+	struct named_hist *n;
+	struct hist_data *hd = NULL;
+
+	pthread_mutex_lock(&named_lock);
+	for (n = named_hists; n; n = n->next)
+		if (!strcmp(n->name, name)) {
+			hd = n->hist_data;
+			break;
+		}
+	pthread_mutex_unlock(&named_lock);
+	return hd;
+}
+
+static int save_named(const char *name, struct hist_data *hd)
+{
+	struct named_hist *n = calloc(1, sizeof(*n));
+
+	if (!n || !(n->name = strdup(name))) {
+		free(n);
+		return -ENOMEM;
+	}
+	n->hist_data = hd;
+	pthread_mutex_lock(&named_lock);
+	n->next = named_hists;
+	named_hists = n;
+	pthread_mutex_unlock(&named_lock);
+	return 0;
+}
+
+static void del_named(struct hist_data *hd)
+{
+	struct named_hist **p, *n;
+
+	pthread_mutex_lock(&named_lock);
+	for (p = &named_hists; (n = *p); p = &n->next)
+		if (n->hist_data == hd) {
+			*p = n->next;
+			free(n->name);
+			free(n);
+			break;
+		}
+	pthread_mutex_unlock(&named_lock);
+}
+
+/* ---- matching (hist_trigger_match) --------------------------------------- */
+
+static bool compatible_field(const struct tf_field *a, const struct tf_field *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b)
+		return false;
+	return !strcmp(a->name, b->name) && !strcmp(a->type, b->type) &&
+	       a->size == b->size && a->is_signed == b->is_signed;
+}
+
+static struct hist_trigger *priv(const struct tf_trigger *t)
+{
+	return t->private_data;
+}
+
+static bool is_hist_trigger(const struct tf_trigger *t)
+{
+	return t->cmd == &hist_command;
+}
+
+/*
+ * @data: the trigger just parsed (its own hist_data); @test: a registered
+ * one; @named: the named histogram @data names, if any.
+ */
+static bool hist_trigger_match(const struct tf_trigger *data,
+			       const struct tf_trigger *test,
+			       const struct hist_data *named, bool ignore_filter)
+{
+	const struct hist_data *hd = priv(data)->hist_data;
+	const struct hist_data *ht = priv(test)->hist_data;
+	unsigned int i;
+
+	if (named && ht != named)
+		return false;
+	if (!named && priv(test)->name)
+		return false;
+	if (hd->n_vals != ht->n_vals || hd->n_fields != ht->n_fields ||
+	    hd->n_sort_keys != ht->n_sort_keys)
+		return false;
+	if (!ignore_filter && (!data->filter_str != !test->filter_str))
+		return false;
+	for (i = 0; i < hd->n_fields; i++) {
+		const struct hist_field *a = hd->fields[i], *b = ht->fields[i];
+
+		if (a->flags != b->flags || !compatible_field(a->field, b->field) ||
+		    a->offset != b->offset || a->size != b->size ||
+		    a->is_signed != b->is_signed)
+			return false;
+	}
+	for (i = 0; i < hd->n_sort_keys; i++)
+		if (hd->sort_keys[i].field_idx != ht->sort_keys[i].field_idx ||
+		    hd->sort_keys[i].descending != ht->sort_keys[i].descending)
+			return false;
+	if (!ignore_filter && data->filter_str &&
+	    strcmp(data->filter_str, test->filter_str))
+		return false;
+	return true;
+}
+
+/* ---- the trigger ops ----------------------------------------------------- */
+
+static void hist_put(struct hist_data *hd)
+{
+	if (--hd->refs > 0)
+		return;
+	if (hd->attrs && hd->attrs->name)
+		del_named(hd);
+	hist_data_free(hd);
+}
+
+static int hist_trigger_init(struct tf_trigger *data)
+{
+	(void)data;
+	return 0;
+}
+
+static void hist_trigger_free(struct tf_trigger *data)
+{
+	struct hist_trigger *ht = data->private_data;
+
+	if (!ht)
+		return;
+	hist_put(ht->hist_data);
+	free(ht->name);
+	free(ht);
+	data->private_data = NULL;
+}
+
+static uint64_t ns2usecs(uint64_t ns)
+{
+	return (ns + 500) / 1000;
+}
+
+static bool clock_in_ns(const struct tf_trace_array *tr)
+{
+	return !tr || (strcmp(tr->trace_clock, "counter") &&
+		       strcmp(tr->trace_clock, "x86-tsc") &&
+		       strcmp(tr->trace_clock, "uptime"));
+}
+
+/* The kernel's hist_fn_call for the fields we have. */
+static uint64_t hist_fn_call(bool ts_usecs, const struct hist_field *f,
+			     const struct tf_record *rec)
+{
+	uint64_t a, b;
+
+	switch (f->fn) {
+	case HIST_FN_COUNTER:
+		return 1;
+	case HIST_FN_CONST:
+		return f->constant;
+	case HIST_FN_NUM:
+		if (f->field->offset + f->field->size > rec->size)
+			return 0;
+		return tf_field_read_u64(f->field, rec->data);
+	case HIST_FN_TIMESTAMP:
+		if (ts_usecs)
+			return ns2usecs(rec->ts);
+		return rec->ts;
+	case HIST_FN_CPU:
+		return (uint64_t)(unsigned)rec->cpu;
+	case HIST_FN_LOG2:
+		a = hist_fn_call(ts_usecs, f->operands[0], rec);
+		return a <= 1 ? 0 : 64 - __builtin_clzll(a - 1);
+	case HIST_FN_BUCKET:
+		a = hist_fn_call(ts_usecs, f->operands[0], rec);
+		return a / f->buckets * f->buckets;
+	case HIST_FN_UMINUS:
+		return (uint64_t)-(int64_t)hist_fn_call(ts_usecs, f->operands[0], rec);
+	case HIST_FN_MINUS:
+	case HIST_FN_PLUS:
+	case HIST_FN_MULT:
+	case HIST_FN_DIV:
+		a = hist_fn_call(ts_usecs, f->operands[0], rec);
+		b = hist_fn_call(ts_usecs, f->operands[1], rec);
+		if (f->fn == HIST_FN_MINUS)
+			return a - b;
+		if (f->fn == HIST_FN_PLUS)
+			return a + b;
+		if (f->fn == HIST_FN_MULT)
+			return a * b;
+		if (f->operands[1]->flags & HIST_FIELD_FL_CONST) {
+			/* the kernel's constant divisors (see parse_expr) */
+			uint64_t d = f->operands[1]->constant;
+
+			if (!(d & (d - 1)))
+				return a >> __builtin_ctzll(d);
+			if (d <= (1u << 20) && a < (1u << 20)) {
+				uint64_t mult = (1u << 20) / d;
+
+				return (a * mult + ((1u << 20) - 1)) >> 20;
+			}
+			return a / d;
+		}
+		return b ? a / b : (uint64_t)-1;
+	default:
+		return 0;
+	}
+}
+
+/* The comm a new entry saves (the kernel's save_comm(current)). */
+static void record_comm(const struct tf_record *rec, char comm[HIST_COMM_LEN])
+{
+	int32_t pid = -1;
+
+	if (rec->size >= 8)
+		memcpy(&pid, rec->data + 4, 4);
+	if (pid == 0) {
+		strcpy(comm, "<idle>");
+		return;
+	}
+	if (rec->comm) {
+		strncpy(comm, rec->comm, HIST_COMM_LEN - 1);
+		comm[HIST_COMM_LEN - 1] = '\0';
+		return;
+	}
+	if (pid < 0 || !tf_saved_cmdlines_find(pid, comm))
+		strcpy(comm, "<...>");
+}
+
+static void add_string_key(unsigned char *key, const struct hist_field *f,
+			   const struct tf_record *rec)
+{
+	const char *s = NULL;
+	unsigned len = 0;
+
+	if (f->fn == HIST_FN_COMM) {
+		char comm[HIST_COMM_LEN];
+
+		record_comm(rec, comm);
+		len = strnlen(comm, HIST_COMM_LEN - 1);
+		if (len > f->size - 1)
+			len = f->size - 1;
+		memcpy(key + f->offset, comm, len);
+		return;
+	}
+	s = tf_field_read_str(f->field, rec->data, rec->size, &len);
+	if (!s)
+		return;
+	if (len > f->size - 1)
+		len = f->size - 1;
+	/* strncpy: stops at a NUL inside the string */
+	len = strnlen(s, len);
+	memcpy(key + f->offset, s, len);
+}
+
+static void hist_trigger_func(struct tf_trigger *data,
+			      const struct tf_record *rec)
+{
+	struct hist_trigger *ht = data->private_data;
+	struct hist_data *hd;
+	struct tracing_map *map;
+	struct tracing_map_elt *elt;
+	unsigned char key[HIST_KEY_SIZE_MAX];
+	char comm[HIST_COMM_LEN];
+	unsigned int i, slot;
+	bool ts_usecs;
+
+	if (!rec || !ht)
+		return;
+	hd = ht->hist_data;
+	/* the trigger's own trace array: a named hist_data may outlive its */
+	ts_usecs = hd->attrs->ts_in_usecs && clock_in_ns(data->file->tr);
+	map = rcu_dereference(hd->map);
+	memset(key, 0, hd->key_size);
+
+	for (i = hd->n_vals; i < hd->n_fields; i++) {
+		const struct hist_field *f = hd->fields[i];
+
+		if (f->flags & HIST_FIELD_FL_STACKTRACE) {
+			unsigned n = rec->stack ? rec->nr_stack : 0;
+
+			if (n > HIST_STACKTRACE_DEPTH)
+				n = HIST_STACKTRACE_DEPTH;
+			if (n)
+				memcpy(key + f->offset, rec->stack, n * 8);
+		} else if (f->flags & HIST_FIELD_FL_STRING) {
+			add_string_key(key, f, rec);
+		} else {
+			uint64_t v = hist_fn_call(ts_usecs, f, rec);
+
+			memcpy(key + f->offset, &v, 8);
+		}
+	}
+	if (hd->need_comm)
+		record_comm(rec, comm);
+	slot = hist_slot(map->n_slots);
+	elt = tracing_map_insert(map, slot, key, hd->need_comm ? comm : NULL);
+	if (!elt)
+		return;
+	for (i = 0; i < hd->n_vals; i++) {
+		const struct hist_field *f = hd->fields[i];
+		uint64_t v = (f->flags & HIST_FIELD_FL_STRING) ? 0 :
+			     hist_fn_call(ts_usecs, f, rec);
+
+		tracing_map_update_sum(map, slot, elt, i, v);
+	}
+}
+
+static const struct tf_trigger_ops hist_trigger_ops = {
+	.func = hist_trigger_func,
+	.print = hist_trigger_print,
+	.init = hist_trigger_init,
+	.free = hist_trigger_free,
+};
+
+/* ---- registration (hist_register_trigger and friends) -------------------- */
+
+static const char *const trace_clocks[] = {
+	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw",
+	"boot", "tai", "x86-tsc", NULL
+};
+
+static int set_clock(struct tf_trace_array *tr, const char *clock)
+{
+	for (int i = 0; trace_clocks[i]; i++)
+		if (!strcmp(trace_clocks[i], clock)) {
+			if (tr)
+				snprintf(tr->trace_clock, sizeof(tr->trace_clock),
+					 "%s", clock);
+			return 0;
+		}
+	return -EINVAL;
+}
+
+static void hist_clear(struct hist_data *hd)
+{
+	/* events may still arrive: publish an empty map, retire the old */
+	tracing_map_replace_rcu(&hd->map);
+}
+
+/* pause/cont/clear of an existing trigger: true when one was updated. */
+static bool existing_hist_update_only(struct tf_trigger *data,
+				      struct tf_event_file *file)
+{
+	struct hist_data *hd = priv(data)->hist_data;
+	struct hist_data *named = NULL;
+	struct tf_trigger *test;
+
+	if (!hd->attrs->pause && !hd->attrs->cont && !hd->attrs->clear)
+		return false;
+	if (hd->attrs->name) {
+		named = find_named(hd->attrs->name);
+		if (!named)
+			return false;
+		/* hist_trigger_match(data, named_data, named_data, true) */
+		struct hist_trigger np = { .hist_data = named };
+		struct tf_trigger nt = { .private_data = &np };
+
+		np.name = hd->attrs->name;
+		if (!hist_trigger_match(data, &nt, named, true))
+			return false;
+	}
+	cds_list_for_each_entry(test, &file->triggers, list) {
+		if (!is_hist_trigger(test))
+			continue;
+		if (!hist_trigger_match(data, test, named, false))
+			continue;
+		if (hd->attrs->pause)
+			__atomic_store_n(&test->paused, true, __ATOMIC_RELAXED);
+		else if (hd->attrs->cont)
+			__atomic_store_n(&test->paused, false, __ATOMIC_RELAXED);
+		else if (hd->attrs->clear)
+			hist_clear(priv(test)->hist_data);
+		return true;
+	}
+	return false;
+}
+
+static int hist_register(struct hist_err_ctx *ec, struct tf_trigger *data,
+			 struct tf_event_file *file)
+{
+	struct hist_trigger *ht = priv(data);
+	struct hist_data *hd = ht->hist_data, *named = NULL;
+	struct tf_trigger *test;
+	int ret;
+
+	if (hd->attrs->name) {
+		named = find_named(hd->attrs->name);
+		if (named) {
+			struct hist_trigger np = { .hist_data = named,
+						   .name = hd->attrs->name };
+			struct tf_trigger nt = { .private_data = &np };
+
+			if (!hist_trigger_match(data, &nt, named, true)) {
+				hist_err(ec, HIST_ERR_NAMED_MISMATCH,
+					 hist_errpos(ec, hd->attrs->name));
+				return -EINVAL;
+			}
+		}
+	}
+	if (!hd->attrs->name || named) {
+		cds_list_for_each_entry(test, &file->triggers, list) {
+			if (is_hist_trigger(test) &&
+			    hist_trigger_match(data, test, named, false)) {
+				hist_err(ec, HIST_ERR_TRIGGER_EEXIST, 0);
+				return -EEXIST;
+			}
+		}
+	}
+	if (hd->attrs->cont || hd->attrs->clear) {
+		hist_err(ec, HIST_ERR_TRIGGER_ENOENT_CLEAR, 0);
+		return -ENOENT;
+	}
+	if (hd->enable_timestamps) {
+		/* checked before anything changes: a failed write changes nothing */
+		ret = set_clock(NULL, hd->attrs->clock);
+		if (ret) {
+			hist_err(ec, HIST_ERR_SET_CLOCK_FAIL,
+				 hist_errpos(ec, hd->attrs->clock));
+			return ret;
+		}
+	}
+	if (hd->attrs->name) {
+		ht->name = strdup(hd->attrs->name);
+		if (!ht->name)
+			return -ENOMEM;
+		if (!named && save_named(hd->attrs->name, hd)) {
+			free(ht->name);
+			ht->name = NULL;
+			return -ENOMEM;
+		}
+	}
+	if (hd->attrs->pause)
+		data->paused = true;
+	if (named) {
+		/* share the existing histogram; ours goes */
+		hist_data_free(hd);
+		ht->hist_data = named;
+		named->refs++;
+	}
+	ret = tf_trigger_register(file, data);
+	if (ret < 0) {
+		if (named) {
+			named->refs--;
+			ht->hist_data = NULL;	/* freed above */
+		} else if (ht->name) {
+			del_named(hd);
+		}
+		return ret;
+	}
+	if (ht->hist_data->enable_timestamps)
+		set_clock(file->tr, ht->hist_data->attrs->clock);
+	return 0;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+static bool empty_param(const char *p)
+{
+	return !p || !*p;
+}
+
+static void ec_init(struct hist_err_ctx *ec, struct tf_event_file *file,
+		    const char *glob, const char *param_and_filter)
+{
+	memset(ec, 0, sizeof(*ec));
+	ec->tr = file->tr;
+	if (!glob[0] || !param_and_filter)
+		return;
+	ec->last_cmd = malloc(strlen(HIST_PREFIX) + strlen(param_and_filter) + 1);
+	if (ec->last_cmd) {
+		strcpy(ec->last_cmd, HIST_PREFIX);
+		strcat(ec->last_cmd, param_and_filter);
+	}
+	snprintf(ec->loc, sizeof(ec->loc), HIST_PREFIX "%s:%s",
+		 file->event->system, file->event->name);
+}
+
+int tf_hist_parse(struct tf_event_file *file, const char *glob,
+		  const char *param_and_filter)
+{
+	struct hist_err_ctx ec;
+	struct hist_attrs *attrs = NULL;
+	struct hist_data *hd = NULL;
+	struct hist_trigger *ht = NULL;
+	struct tf_trigger *data = NULL;
+	char *copy = NULL, *param, *filter = NULL, *p, *start;
+	bool remove;
+	int ret;
+
+	ec_init(&ec, file, glob, param_and_filter);
+	remove = glob[0] == '!';
+	if (empty_param(param_and_filter)) {
+		ret = -EINVAL;
+		goto out;
+	}
+	copy = strdup(param_and_filter);
+	if (!copy) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* the first "if" with white space on both sides starts the filter */
+	p = param = copy;
+	for (;;) {
+		size_t len = strlen(copy);
+
+		p = strstr(p, "if");
+		if (!p)
+			break;
+		if (p == copy) {
+			ret = -EINVAL;
+			goto out;
+		}
+		if (p[-1] != ' ' && p[-1] != '\t') {
+			p++;
+			continue;
+		}
+		if (p >= copy + len - 2 - 1) {
+			ret = -EINVAL;
+			goto out;
+		}
+		if (p[2] != ' ' && p[2] != '\t') {
+			p++;
+			continue;
+		}
+		break;
+	}
+	if (p) {
+		char *e;
+
+		p[-1] = '\0';
+		filter = p;
+		e = filter + strlen(filter);
+		while (e > filter && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+			*--e = '\0';
+		while (*param == ' ' || *param == '\t')
+			param++;
+		e = param + strlen(param);
+		while (e > param && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\n'))
+			*--e = '\0';
+	}
+	for (start = strstr(param, ".sym-offset"); start;
+	     start = strstr(start + 11, ".sym-offset"))
+		start[4] = 'X';
+
+	ret = hist_parse_attrs(&ec, param, &attrs);
+	if (ret)
+		goto out;
+	ret = hist_create_data(&ec, attrs, file, remove, &hd);
+	if (ret) {
+		hist_attrs_free(attrs);
+		goto out;
+	}
+	ht = calloc(1, sizeof(*ht));
+	data = ht ? tf_trigger_alloc(&hist_command, &hist_trigger_ops, file, ht)
+		  : NULL;
+	if (!data) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	ht->hist_data = hd;
+	ht->trigger = data;
+	ret = tf_trigger_set_filter(data, file, filter);
+	if (ret < 0)
+		goto out_free;
+
+	if (remove) {
+		struct hist_data *named = hd->attrs->name ?
+					  find_named(hd->attrs->name) : NULL;
+		struct tf_trigger *test, *found = NULL;
+
+		cds_list_for_each_entry(test, &file->triggers, list)
+			if (is_hist_trigger(test) &&
+			    hist_trigger_match(data, test, named, false)) {
+				found = test;
+				break;
+			}
+		if (found)
+			tf_trigger_unregister(file, found);
+		ret = 0;
+		goto out_free;
+	}
+	if (existing_hist_update_only(data, file)) {
+		ret = 0;
+		goto out_free;
+	}
+	ret = hist_register(&ec, data, file);
+	if (ret < 0) {
+		if (!ht->hist_data) {	/* named: ours was freed */
+			hd = NULL;
+		}
+		goto out_free;
+	}
+	goto out;
+out_free:
+	if (ht && ht->hist_data && ht->hist_data != hd)
+		hd = NULL;	/* shared named histogram: not ours */
+	hist_data_free(hd);
+	free(ht ? ht->name : NULL);
+	free(ht);
+	if (data) {
+		data->private_data = NULL;
+		tf_trigger_free_unregistered(data);
+	}
+out:
+	free(copy);
+	free(ec.last_cmd);
+	return ret;
+}
+
+static int hist_cmd_parse(const struct tf_event_command *cmd,
+			  struct tf_event_file *file, char *glob,
+			  char *cmd_str, char *param_and_filter)
+{
+	(void)cmd;
+	(void)cmd_str;
+	return tf_hist_parse(file, glob, param_and_filter);
+}
+
+void tf_hist_unreg_all(struct tf_event_file *file)
+{
+	struct tf_trigger *t, *tmp;
+	struct cds_list_head dead;
+
+	CDS_INIT_LIST_HEAD(&dead);
+	cds_list_for_each_entry_safe(t, tmp, &file->triggers, list) {
+		if (!is_hist_trigger(t))
+			continue;
+		tf_trigger_unlink(file, t);
+		cds_list_add_tail(&t->list, &dead);
+	}
+	if (cds_list_empty(&dead))
+		return;
+	tf_rcu_synchronize();
+	cds_list_for_each_entry_safe(t, tmp, &dead, list) {
+		cds_list_del(&t->list);
+		tf_trigger_release(t);
+	}
+}
+
+void tf_hist_pause_all(struct tf_event_file *file, bool pause)
+{
+	tf_trigger_set_hist_paused(file, pause);
+}
+
+const struct tf_event_command hist_command = {
+	.name = "hist",
+	.flags = TF_CMD_NEEDS_REC | TF_CMD_ADD_TAIL,
+	.trigger_type = TF_ETT_EVENT_HIST,
+	.parse = hist_cmd_parse,
+	.unreg_all = tf_hist_unreg_all,
+};
+
+int tf_hist_init(void)
+{
+	return tf_trigger_register_command(&hist_command);
+}

@@ -1,0 +1,23 @@
+# hist_debug for histograms without variables (run with: kernel-oracle -k custom).
+# Not captured yet: building the custom kernel takes 10-20 min and holds the
+# oracle cache lock, which blocks every other oracle run meanwhile.
+T=events/ftrace/print/trigger
+echo 'hist:keys=common_pid' >> $T
+echo 'hist:keys=common_pid.execname,ip.sym-offset:vals=common_preempt_count,hitcount.percent:sort=ip' >> $T
+echo 'hist:keys=common_stacktrace,common_cpu:vals=common_timestamp.usecs' >> $T
+echo 'hist:keys=common_pid.log2,common_flags.buckets=4:vals=common_pid*2,common_pid.graph:nohitcount' >> $T
+echo 'hist:keys=common_pid+1:vals=-(common_pid)' >> $T
+echo 'hist:keys=common_pid:vals=3*4' >> $T
+echo 'hist:name=dbg:keys=common_pid' >> $T
+echo 'hist:name=dbg:keys=common_pid if common_pid > 1' >> $T
+echo 'hist:keys=parent_comm,child_pid' >> events/sched/sched_process_fork/trigger
+echo 'hist:keys=filename' >> events/sched/sched_process_exec/trigger
+echo 'hist:keys=id.syscall:vals=args' >> events/raw_syscalls/sys_enter/trigger 2>&1
+echo '==== print'
+cat events/ftrace/print/hist_debug
+echo '==== fork'
+cat events/sched/sched_process_fork/hist_debug
+echo '==== exec'
+cat events/sched/sched_process_exec/hist_debug
+echo '==== sys_enter'
+cat events/raw_syscalls/sys_enter/trigger
