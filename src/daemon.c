@@ -91,29 +91,36 @@ static int load_dir(struct tf_registry **reg, int rootfd, const char *events,
 	return ret;
 }
 
-static const char *bundled_dir(void)
+const char *tf_data_dir(void)
 {
-	static const char *const dirs[] = {
-		TF_SRCDATADIR "/formats", TF_DATADIR "/formats",
-	};
+	static const char *const dirs[] = { TF_SRCDATADIR, TF_DATADIR };
 	const char *env = getenv("TRACEFUSE_DATADIR");
-	static char buf[4096];
+	char path[4200];
 	struct stat st;
 
-	if (env) {
-		snprintf(buf, sizeof(buf), "%s/formats", env);
-		return buf;
-	}
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
-		if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode))
+	if (env)
+		return env;
+	/* the source tree's data/ when running from a build, else installed */
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
+		snprintf(path, sizeof(path), "%s/formats", dirs[i]);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 			return dirs[i];
-	return dirs[1];
+	}
+	return TF_DATADIR;
+}
+
+static const char *bundled_dir(void)
+{
+	static char buf[4300];
+
+	snprintf(buf, sizeof(buf), "%s/formats", tf_data_dir());
+	return buf;
 }
 
 int tf_load_registry(struct tf_registry **reg, const char *formats_dir,
 		     int host_fd)
 {
-	char desc[4200];
+	char desc[4400];
 	int fd, ret;
 
 	if (!formats_dir && host_fd >= 0) {

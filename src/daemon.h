@@ -22,4 +22,7 @@ int tf_host_tracefs_open(void);
 int tf_load_registry(struct tf_registry **reg, const char *formats_dir,
 		     int host_fd);
 
+/* The directory of the bundled data (formats/, sample.dat). */
+const char *tf_data_dir(void);
+
 #endif

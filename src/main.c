@@ -13,6 +13,7 @@
 #include "hist/hist.h"
 #include "trigger/trigger.h"
 #include "fs/fuse_ops.h"
+#include "source/source.h"
 #include "source/trace_marker.h"
 
 static const char usage_text[] =
@@ -26,13 +27,18 @@ static const char usage_text[] =
 "  -d, --debug          FUSE debug output (implies -f)\n"
 "  -o OPT[,OPT...]      FUSE mount options, e.g. allow_other,\n"
 "                       default_permissions\n"
-"      --source SRC     event source: none (trace_marker only; the\n"
-"                       only source in this version)\n"
+"      --source SRC     an event source, repeatable: kernel (the\n"
+"                       host's tracepoints), replay:FILE (a trace.dat),\n"
+"                       inject:FILE (text events, - for stdin), none\n"
+"                       (trace_marker only).  Default: kernel where the\n"
+"                       host's tracefs is usable, else a replay of the\n"
+"                       sample trace bundled with tracefuse\n"
+"  -e, --event SYS[:EVENT]  enable events before the first record\n"
 "      --formats DIR    load event formats from DIR (a copy of\n"
 "                       tracefs's events/) instead of the host's tracefs\n"
 "                       or the formats bundled with tracefuse\n"
 "      --cpus N         present N CPUs (default: the host's online\n"
-"                       CPUs); events of other CPUs go to CPU (cpu %% N)\n"
+"                       CPUs); events of other CPUs go to CPU (cpu % N)\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "\n"
@@ -40,8 +46,15 @@ static const char usage_text[] =
 "and readable, otherwise from the bundled formats.  Unmount with\n"
 "`fusermount3 -u MOUNTPOINT`, SIGTERM or SIGINT.\n";
 
+#define MAX_SOURCES 8
+#define MAX_EVENTS_OPT 64
+
 struct options {
 	const char *mountpoint;
+	const char *sources[MAX_SOURCES];
+	int nr_sources;
+	const char *events[MAX_EVENTS_OPT];	/* -e SYSTEM[:EVENT] */
+	int nr_events;
 	const char *formats;
 	const char *fuse_opts;
 	int foreground;
@@ -55,6 +68,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "source", required_argument, NULL, 'S' },
+		{ "event", required_argument, NULL, 'e' },
 		{ "formats", required_argument, NULL, 'F' },
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
@@ -64,7 +78,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 	int c;
 
 	memset(opt, 0, sizeof(*opt));
-	while ((c = getopt_long(argc, argv, "fdo:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "fdo:e:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'f': opt->foreground = 1; break;
 		case 'd': opt->debug = opt->foreground = 1; break;
@@ -79,12 +93,20 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			}
 			break;
 		case 'S':
-			if (strcmp(optarg, "none") != 0) {
-				fprintf(stderr, "tracefuse: unknown source "
-					"'%s' (this version has: none)\n",
-					optarg);
+			if (opt->nr_sources == MAX_SOURCES) {
+				fprintf(stderr, "tracefuse: at most %d "
+					"sources\n", MAX_SOURCES);
 				return -1;
 			}
+			opt->sources[opt->nr_sources++] = optarg;
+			break;
+		case 'e':
+			if (opt->nr_events == MAX_EVENTS_OPT) {
+				fprintf(stderr, "tracefuse: at most %d -e "
+					"options\n", MAX_EVENTS_OPT);
+				return -1;
+			}
+			opt->events[opt->nr_events++] = optarg;
 			break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'V': printf("tracefuse %s\n", TF_VERSION); exit(0);
@@ -186,6 +208,11 @@ static int run(struct options *opt, struct tf_tracing *t)
 		goto out_signals;
 	}
 	fuse_daemonize(opt->foreground);
+	/* source threads start here: they would not survive the fork */
+	if (tf_sources_start(t) < 0) {
+		fprintf(stderr, "tracefuse: cannot start the event sources\n");
+		goto out_unmount;
+	}
 	cfg = fuse_loop_cfg_create();
 	if (!cfg)
 		goto out_unmount;
@@ -195,12 +222,41 @@ static int run(struct options *opt, struct tf_tracing *t)
 	ret = fuse_session_loop_mt(se, cfg) < 0 ? 1 : 0;
 	fuse_loop_cfg_destroy(cfg);
 out_unmount:
+	tf_sources_stop();
 	fuse_session_unmount(se);
 out_signals:
 	fuse_remove_signal_handlers(se);
 out_destroy:
 	fuse_session_destroy(se);
 	return ret;
+}
+
+/* The sources asked for, or the default: the live kernel where the
+ * host's tracefs is usable, otherwise the bundled sample trace. */
+static int add_sources(const struct options *opt, struct tf_registry *reg,
+		       int host_fd)
+{
+	char spec[4200];
+	const char *dir = getenv("TRACEFUSE_DATADIR");
+
+	for (int i = 0; i < opt->nr_sources; i++) {
+		int ret = tf_sources_add(opt->sources[i], reg);
+
+		if (ret < 0) {
+			fprintf(stderr, "tracefuse: --source %s: %s\n",
+				opt->sources[i], ret == -EINVAL ?
+				"unknown or unusable source" : strerror(-ret));
+			return -1;
+		}
+	}
+	if (opt->nr_sources)
+		return 0;
+	if (host_fd >= 0 && tf_sources_add("kernel", reg) == 0)
+		return 0;
+	snprintf(spec, sizeof(spec), "replay:%s/sample.dat",
+		 dir ? dir : tf_data_dir());
+	tf_sources_add(spec, reg);	/* none when the sample is missing */
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -222,10 +278,12 @@ int main(int argc, char **argv)
 			strerror(-ret));
 		return 1;
 	}
+	if (add_sources(&opt, reg, host_fd) < 0)
+		return 1;
 	if (opt.foreground)
 		fprintf(stderr, "tracefuse: %u events in %u systems from %s; "
-			"source: none\n", reg->nr_events, reg->nr_systems,
-			reg->source_desc);
+			"source: %s\n", reg->nr_events, reg->nr_systems,
+			reg->source_desc, tf_sources_describe());
 	ncpu = opt.cpus ? opt.cpus : sysconf(_SC_NPROCESSORS_ONLN);
 	if (tf_tracing_init(&t, reg, ncpu > 0 ? (int)ncpu : 1) < 0) {
 		fprintf(stderr, "tracefuse: out of memory\n");
@@ -234,6 +292,13 @@ int main(int argc, char **argv)
 	tf_trace_marker_init(reg);
 	tf_trigger_init(reg);
 	tf_hist_init();		/* the "hist" trigger command */
+	for (int i = 0; i < opt.nr_events; i++) {
+		if (tf_set_event_token(t.top, opt.events[i], 1) < 0) {
+			fprintf(stderr, "tracefuse: -e %s: no such event\n",
+				opt.events[i]);
+			return 1;
+		}
+	}
 	ret = run(&opt, &t);
 	tf_tracing_destroy(&t);
 	tf_registry_free(reg);

@@ -13,6 +13,7 @@
 #include "util/rcu.h"
 #include "buffer/trace_output.h"
 #include "fs/files.h"
+#include "source/source.h"
 #include "source/trace_marker.h"
 
 #define BUF_PAGE_SIZE 4080	/* data bytes in a 4 KiB ring buffer page */
@@ -120,6 +121,7 @@ static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
 	int cpu = node_cpu(o);
 	int ret;
 
+	tf_sources_drain();	/* read-your-events */
 	if (header) {
 		tf_ring_buffer_stats(rb, cpu, &st);
 		tf_trace_header(out, st.entries, st.entries + st.overrun,

@@ -13,6 +13,7 @@
 #include "filter/filter.h"
 #include "fs/tree.h"
 #include "hist/hist.h"
+#include "source/source.h"
 #include "trigger/trigger.h"
 
 static struct tf_event_file *node_file(const struct tf_open *o)
@@ -110,12 +111,14 @@ static long event_trigger_write(struct tf_open *o, const char *buf,
 
 static int event_hist_show(struct tf_open *o, struct strbuf *out)
 {
+	tf_sources_drain();	/* read-your-events */
 	tf_hist_show(node_file(o), out);
 	return 0;
 }
 
 static int event_hist_debug_show(struct tf_open *o, struct strbuf *out)
 {
+	tf_sources_drain();
 	tf_hist_debug_show(node_file(o), out);
 	return 0;
 }
