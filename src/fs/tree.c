@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <pthread.h>
 
 #include <urcu/rculist.h>
 
@@ -312,11 +313,18 @@ static unsigned dir_nlink(const struct tf_node *n)
 }
 
 static struct timespec mount_time;
+static pthread_once_t mount_time_once = PTHREAD_ONCE_INIT;
+
+static void set_mount_time(void)
+{
+	clock_gettime(CLOCK_REALTIME, &mount_time);
+}
 
 void tf_node_stat(const struct tf_node *n, struct stat *st)
 {
-	if (mount_time.tv_sec == 0)
-		clock_gettime(CLOCK_REALTIME, &mount_time);
+	/* every inode shows the time tracefuse first answered, as tracefs
+	 * shows its mount time */
+	pthread_once(&mount_time_once, set_mount_time);
 	memset(st, 0, sizeof(*st));
 	st->st_atim = st->st_mtim = st->st_ctim = mount_time;
 	st->st_ino = tf_ino(n->tr, n->kind, n->idx);
