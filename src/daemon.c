@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
-#include "util/strbuf.h"
+#include "util/kstrto.h"
 
 static int open_tracefs_dir(const char *path)
 {
@@ -55,25 +55,6 @@ int tf_host_tracefs_open(void)
 	return fd;
 }
 
-static char *read_file_at(int dirfd, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char chunk[65536];
-	ssize_t n;
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		sb_add(&sb, chunk, (size_t)n);
-	close(fd);
-	if (n < 0 || sb_error(&sb)) {
-		sb_release(&sb);
-		return NULL;
-	}
-	return sb_detach(&sb);
-}
-
 /* Loads a directory laid out as events/ with available_events beside. */
 static int load_dir(struct tf_registry **reg, int rootfd, const char *events,
 		    const char *order_path, const char *desc)
@@ -84,7 +65,7 @@ static int load_dir(struct tf_registry **reg, int rootfd, const char *events,
 
 	if (efd < 0)
 		return -errno;
-	order = read_file_at(rootfd, order_path);
+	order = tf_read_file_at(rootfd, order_path, NULL);
 	ret = tf_registry_load(reg, efd, order, desc);
 	free(order);
 	close(efd);

@@ -11,6 +11,7 @@
 #include "util/rcu.h"
 
 #include "events/trace_array.h"
+#include "util/kstrto.h"
 
 #define PID_TOKEN_MAX 127		/* the kernel parser's buffer */
 
@@ -27,41 +28,13 @@ static struct tf_pid_list **list_slot(struct tf_trace_array *tr,
 	return &tr->pids[kind];
 }
 
-/* Parses one token as kstrtoul(s, 0): decimal, 0x hex or 0 octal. */
+/* One token as trace_pid_write() takes it: kstrtoul(s, 0), then a pid. */
 static int parse_pid(const char *tok, int *pid)
 {
-	unsigned long long v = 0;
-	const char *p = tok;
-	unsigned base = 10;
+	uint64_t v;
 
-	if (p[0] == '+')	/* kstrtoul takes a leading plus */
-		p++;
-	if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && p[2]) {
-		base = 16;
-		p += 2;
-	} else if (p[0] == '0' && p[1]) {
-		base = 8;
-		p++;
-	}
-	if (!*p)
+	if (tf_kstrtoull(tok, 0, &v) < 0)
 		return -EINVAL;
-	for (; *p; p++) {
-		unsigned d;
-
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			return -EINVAL;
-		if (d >= base)
-			return -EINVAL;
-		v = v * base + d;
-		if (v > 0xffffffffffffull)
-			return -ERANGE;
-	}
 	/* a pid that does not fit a pid_t fails trace_pid_list_set(),
 	 * which the kernel returns as -1: EPERM */
 	if (v > 0x7fffffff)

@@ -11,28 +11,7 @@
 #include <traceevent/event-parse.h>
 
 #include "events/registry.h"
-
-/* Reads a whole file below @dirfd; tracefs files report size 0. */
-static char *read_at(int dirfd, const char *path, size_t *lenp)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char chunk[8192];
-	ssize_t n;
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return NULL;
-	while ((n = read(fd, chunk, sizeof(chunk))) > 0)
-		sb_add(&sb, chunk, (size_t)n);
-	close(fd);
-	if (n < 0 || sb_error(&sb)) {
-		sb_release(&sb);
-		return NULL;
-	}
-	if (lenp)
-		*lenp = sb.len;
-	return sb_detach(&sb);
-}
+#include "util/kstrto.h"
 
 /* The kernel's filter_assign_type(), on the type as the format spells it. */
 static enum tf_field_kind field_kind(const struct tep_format_field *f)
@@ -203,7 +182,7 @@ static void load_one(struct tf_registry *reg, int dirfd, const char *sys,
 	if (tf_registry_find(reg, sys, event))
 		return;
 	snprintf(path, sizeof(path), "%s/%s/format", sys, event);
-	text = read_at(dirfd, path, &len);
+	text = tf_read_file_at(dirfd, path, &len);
 	if (text)
 		tf_registry_add_format(reg, sys, text, len);
 	free(text);
@@ -226,11 +205,11 @@ int tf_registry_load(struct tf_registry **out, int dirfd,
 	}
 	tep_set_long_size(reg->tep, (int)sizeof(long));
 	tep_set_page_size(reg->tep, (int)sysconf(_SC_PAGESIZE));
-	reg->header_page = read_at(dirfd, "header_page", &len);
+	reg->header_page = tf_read_file_at(dirfd, "header_page", &len);
 	if (reg->header_page)
 		tep_parse_header_page(reg->tep, reg->header_page, len,
 				      (int)sizeof(long));
-	reg->header_event = read_at(dirfd, "header_event", NULL);
+	reg->header_event = tf_read_file_at(dirfd, "header_event", NULL);
 
 	/* available_events order first: it is the kernel's list order. */
 	if (order_text) {

@@ -18,6 +18,7 @@
 #include "fs/fuse_ops.h"
 
 #include "fs/tree.h"
+#include "util/kstrto.h"
 
 #define INO_TR_SHIFT 48
 #define INO_KIND_SHIFT 40
@@ -373,27 +374,11 @@ void tf_node_readdir(const struct tf_node *dir, long pos, tf_dir_fill fill,
 
 long tf_parse_ulong(const char *buf, size_t len, unsigned long *val)
 {
-	char tmp[64];
-	char *end;
+	uint64_t v;
 
-	/* kstrtoul_from_user(base 10): an optional '+', digits, and one
-	 * trailing newline */
-	if (len && buf[len - 1] == '\n')
-		len--;
-	if (len && buf[0] == '+') {
-		buf++;
-		len--;
-	}
-	if (len == 0 || len >= sizeof(tmp))
+	/* kstrtoul_from_user(buf, len, 10, &val) */
+	if (len == 0 || tf_kstrtoull_buf(buf, len, 10, &v) < 0)
 		return -EINVAL;
-	memcpy(tmp, buf, len);
-	tmp[len] = '\0';
-	for (size_t i = 0; i < len; i++)
-		if (tmp[i] < '0' || tmp[i] > '9')
-			return -EINVAL;
-	errno = 0;
-	*val = strtoul(tmp, &end, 10);
-	if (errno || *end)
-		return -EINVAL;
+	*val = (unsigned long)v;
 	return 0;
 }
