@@ -77,3 +77,69 @@ Totals:
   Command: hist:keys=common_type
            ^" ]
 }
+
+# poll() on hist, as the kernel since 6.13 (event_hist_poll): POLLIN while
+# the histogram differs from what this open file last read, POLLPRI once
+# per change; an event wakes a waiting poll (the notifier checks every 20 ms).
+@test "poll on hist wakes with POLLIN|POLLPRI when an event changes the histogram" {
+	command -v python3 >/dev/null || skip "needs python3"
+	cd "$MNT"
+	w events/ftrace/print/trigger 'hist:keys=common_pid'
+	run python3 - <<'PY'
+import os, select, time
+H = "events/ftrace/print/hist"
+def ev(r):
+    m = r[0][1] if r else 0
+    return ",".join(n for n, b in (("IN", select.POLLIN), ("PRI", select.POLLPRI)) if m & b) or "none"
+fd = os.open(H, os.O_RDONLY)
+p = select.poll()
+p.register(fd, select.POLLIN | select.POLLPRI)
+print("empty:", ev(p.poll(200)))
+pid = os.fork()
+if pid == 0:
+    time.sleep(0.3)
+    with open("trace_marker", "w") as f:
+        f.write("x")
+    os._exit(0)
+t = time.time()
+r = p.poll(5000)
+dt = time.time() - t
+os.waitpid(pid, 0)
+print("event:", ev(r), 0.2 < dt < 3)
+print("again:", ev(p.poll(0)))
+while os.read(fd, 65536):
+    pass
+print("read:", ev(p.poll(100)))
+fd2 = os.open(H, os.O_RDONLY)
+p2 = select.poll()
+p2.register(fd2, select.POLLIN | select.POLLPRI)
+print("reopened:", ev(p2.poll(100)))
+PY
+	[ "$status" -eq 0 ]
+	[ "$output" = "empty: none
+event: IN,PRI True
+again: IN
+read: none
+reopened: IN" ]
+}
+
+# hist_debug as the kernel prints it with CONFIG_HIST_TRIGGERS_DEBUG
+# (tests/hist-golden/hist-debug.out, a custom 6.12 kernel).  The
+# "hist_data:" value is a hashed pointer there: ids are renamed in order of
+# appearance (ID1, ID2, ...), so histograms sharing one (name=) must still
+# show the same id.
+hist_debug_norm() {
+	awk '/^hist_data: [0-9a-f]+$/ { if (!($2 in id)) id[$2] = "ID" (++n); $2 = id[$2] } { print }'
+}
+
+@test "hist-debug.sh: hist_debug matches the kernel's CONFIG_HIST_TRIGGERS_DEBUG output" {
+	cd "$MNT"
+	: > events/sched/sched_process_fork/trigger
+	: > events/sched/sched_process_exec/trigger
+	: > events/raw_syscalls/sys_enter/trigger
+	run bash -c "sh '$GOLDEN/hist-debug.sh' 2>&1 | awk '/^hist_data: [0-9a-f]+\$/ { if (!(\$2 in id)) id[\$2] = \"ID\" (++n); \$2 = id[\$2] } { print }'"
+	expected=$(grep -v '^rc=' "$GOLDEN/hist-debug.out" | hist_debug_norm)
+	: > events/sched/sched_process_fork/trigger
+	: > events/sched/sched_process_exec/trigger
+	[ "$output" = "$expected" ]
+}

@@ -57,3 +57,9 @@ teardown() { tf_umount; }
 	echo "$output"
 	assert_success
 }
+
+@test "subsystem filters answer as the kernel's (oracle: subsys-filter.sh)" {
+	run oracle_compare subsys-filter
+	echo "$output"
+	assert_success
+}

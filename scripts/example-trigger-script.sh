@@ -18,6 +18,18 @@ fi
 echo $$ > set_event_pid; echo 123 244 1 >> set_event_pid
 echo "== set_event_pid:"; cat set_event_pid
 echo > set_event_pid
+# A histogram over real events: syscalls per process.  With demo.sh's
+# replay of the bundled sample (start=read), the replay runs at the first
+# read of hist or trace, so the trigger set here sees every record.
+echo 'hist:keys=common_pid.execname:vals=hitcount:sort=hitcount.descending' \
+	> events/raw_syscalls/sys_enter/trigger
+echo "== events/raw_syscalls/sys_enter/trigger: $(cat events/raw_syscalls/sys_enter/trigger)"
+echo "== events/raw_syscalls/sys_enter/hist (top 10):"
+head -n 15 events/raw_syscalls/sys_enter/hist
+echo "..."; tail -n 5 events/raw_syscalls/sys_enter/hist
 echo "hello from the example script" > trace_marker
-echo "== trace:"; cat trace
+echo "== trace (sched_switch filtered, and the marker):"; head -n 24 trace
+echo "..."; tail -n 3 trace
 echo > set_event
+echo '!hist:keys=common_pid.execname:vals=hitcount:sort=hitcount.descending' \
+	>> events/raw_syscalls/sys_enter/trigger

@@ -2,11 +2,14 @@
  * main.c - the tracefuse daemon: options, schemas, mount, FUSE loop.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -14,10 +17,14 @@
 #include "trigger/trigger.h"
 #include "fs/fuse_ops.h"
 #include "source/source.h"
+#include "source/inject.h"
+#include "source/kernel.h"
+#include "run.h"
 #include "source/trace_marker.h"
 
 static const char usage_text[] =
 "Usage: tracefuse [OPTIONS] MOUNTPOINT\n"
+"       tracefuse run [OPTIONS] -- COMMAND [ARG...]\n"
 "\n"
 "Presents the Linux tracefs event interface (events/, set_event,\n"
 "trace, trace_marker, error_log, ...) at MOUNTPOINT.\n"
@@ -28,11 +35,13 @@ static const char usage_text[] =
 "  -o OPT[,OPT...]      FUSE mount options, e.g. allow_other,\n"
 "                       default_permissions\n"
 "      --source SRC     an event source, repeatable: kernel (the\n"
-"                       host's tracepoints), replay:FILE (a trace.dat),\n"
+"                       host's tracepoints), replay:FILE[,speed=S]\n"
+"                       [,loop=N][,start=read] (a trace.dat; start=read\n"
+"                       waits for the first read of trace or hist),\n"
 "                       inject:FILE (text events, - for stdin), none\n"
-"                       (trace_marker only).  Default: kernel where the\n"
-"                       host's tracefs is usable, else a replay of the\n"
-"                       sample trace bundled with tracefuse\n"
+"                       (trace_marker and tracefuse-inject only).\n"
+"                       Default: kernel where the host's tracefs is\n"
+"                       usable, else the bundled sample trace\n"
 "  -e, --event SYS[:EVENT]  enable events before the first record\n"
 "      --formats DIR    load event formats from DIR (a copy of\n"
 "                       tracefs's events/) instead of the host's tracefs\n"
@@ -62,6 +71,20 @@ struct options {
 	int cpus;
 };
 
+static int add_fuse_opts(struct options *opt, const char *more)
+{
+	static char buf[4000];
+	size_t len = strlen(buf);
+
+	if (len + strlen(more) + 2 > sizeof(buf)) {
+		fprintf(stderr, "tracefuse: -o options too long\n");
+		return -1;
+	}
+	snprintf(buf + len, sizeof(buf) - len, "%s%s", len ? "," : "", more);
+	opt->fuse_opts = buf;
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *opt)
 {
 	static const struct option longopts[] = {
@@ -82,7 +105,10 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		switch (c) {
 		case 'f': opt->foreground = 1; break;
 		case 'd': opt->debug = opt->foreground = 1; break;
-		case 'o': opt->fuse_opts = optarg; break;
+		case 'o':	/* repeatable: -o a -o b is -o a,b */
+			if (add_fuse_opts(opt, optarg) < 0)
+				return -1;
+			break;
 		case 'F': opt->formats = optarg; break;
 		case 'C':
 			opt->cpus = atoi(optarg);
@@ -155,6 +181,7 @@ static int already_mounted(const char *path)
 static int check_mountpoint(const char *path)
 {
 	struct stat st;
+	int fd;
 
 	if (stat(path, &st) < 0) {
 		fprintf(stderr, "tracefuse: mount point %s: %s\n", path,
@@ -171,10 +198,21 @@ static int check_mountpoint(const char *path)
 			"already mounted there)\n", path, strerror(EBUSY));
 		return -1;
 	}
-	if (access("/dev/fuse", R_OK | W_OK) < 0) {
-		fprintf(stderr, "tracefuse: /dev/fuse: %s\n", strerror(errno));
+	/* open, not access(): root passes access() on any file; and a
+	 * /dev/fuse that is not the FUSE device (misc 10:229) would only
+	 * fail at mount time with a less helpful message */
+	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
+	    st.st_rdev != makedev(10, 229)) {
+		fprintf(stderr, "tracefuse: cannot use /dev/fuse: %s (is the "
+			"fuse module loaded? a container needs the device "
+			"passed in)\n", fd < 0 ? strerror(errno) :
+			"not the FUSE device");
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
+	close(fd);
 	return 0;
 }
 
@@ -198,10 +236,16 @@ static int run(struct options *opt, struct tf_tracing *t)
 	args = (struct fuse_args)FUSE_ARGS_INIT(fargc, fargv);
 
 	se = fuse_session_new(&args, &tf_fuse_ops, sizeof(tf_fuse_ops), t);
-	if (!se)
+	if (!se) {
+		fuse_opt_free_args(&args);
 		return 1;
+	}
+	/* libfuse only catches signals still at SIG_DFL; a shell starts
+	 * `tracefuse -f MNT &` with SIGINT ignored, and SIGINT must unmount */
+	signal(SIGINT, SIG_DFL);
 	if (fuse_set_signal_handlers(se) != 0)
 		goto out_destroy;
+	tf_inject_server_init(opt->mountpoint);	/* before: realpath */
 	if (fuse_session_mount(se, opt->mountpoint) != 0) {
 		fprintf(stderr, "tracefuse: cannot mount on %s\n",
 			opt->mountpoint);
@@ -213,6 +257,7 @@ static int run(struct options *opt, struct tf_tracing *t)
 		fprintf(stderr, "tracefuse: cannot start the event sources\n");
 		goto out_unmount;
 	}
+	tf_inject_server_start(t);	/* tracefuse-inject's socket */
 	cfg = fuse_loop_cfg_create();
 	if (!cfg)
 		goto out_unmount;
@@ -225,9 +270,11 @@ out_unmount:
 	tf_sources_stop();
 	fuse_session_unmount(se);
 out_signals:
+	tf_inject_server_stop();
 	fuse_remove_signal_handlers(se);
 out_destroy:
 	fuse_session_destroy(se);
+	fuse_opt_free_args(&args);	/* libfuse's copy of fargv */
 	return ret;
 }
 
@@ -253,7 +300,7 @@ static int add_sources(const struct options *opt, struct tf_registry *reg,
 		return 0;
 	if (host_fd >= 0 && tf_sources_add("kernel", reg) == 0)
 		return 0;
-	snprintf(spec, sizeof(spec), "replay:%s/sample.dat",
+	snprintf(spec, sizeof(spec), "replay:%s/sample.dat,start=read",
 		 dir ? dir : tf_data_dir());
 	tf_sources_add(spec, reg);	/* none when the sample is missing */
 	return 0;
@@ -267,11 +314,14 @@ int main(int argc, char **argv)
 	int host_fd, ret;
 	long ncpu;
 
+	if (argc > 1 && strcmp(argv[1], "run") == 0)
+		return tf_run_main(argc - 1, argv + 1);	/* run.c */
 	if (parse_args(argc, argv, &opt) < 0)
 		return 1;
 	if (check_mountpoint(opt.mountpoint) < 0)
 		return 1;
-	host_fd = opt.formats ? -1 : tf_host_tracefs_open();
+	host_fd = opt.formats ? -1 : tf_run_host_fd();	/* run.c */
+	tf_kernel_source_set_host_fd(host_fd);
 	ret = tf_load_registry(&reg, opt.formats, host_fd);
 	if (ret < 0) {
 		fprintf(stderr, "tracefuse: no event formats found (%s)\n",

@@ -92,9 +92,10 @@ void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
 		strcpy(comm, "<...>");
 	sb_printf(out, "%16s-%-7d [%03d] ", comm, pid, e->cpu);
 	lat_fmt(out, e->data[2], e->data[3]);
+	/* the kernel's ns2usecs() rounds to the nearest microsecond */
 	sb_printf(out, " %5llu.%06llu: ",
-		  (unsigned long long)(e->ts / 1000000000ull),
-		  (unsigned long long)(e->ts % 1000000000ull / 1000));
+		  (unsigned long long)((e->ts + 500) / 1000 / 1000000ull),
+		  (unsigned long long)((e->ts + 500) / 1000 % 1000000ull));
 
 	memset(&rec, 0, sizeof(rec));
 	rec.ts = e->ts;

@@ -76,20 +76,32 @@ static char **system_text(struct tf_trace_array *tr,
 				      : NULL;
 }
 
+/*
+ * The kernel's apply_subsystem_event_filter() and process_system_preds()
+ * (6.12, checked by tests/oracle/subsys-filter.sh): every event of the
+ * system gets a new filter, whether or not it has the fields.  An event
+ * whose compile fails is left unfiltered and its file shows the string
+ * with a caret at 0 and "Couldn't find or set field in one of a
+ * subsystem's events" (the compile's own error is overwritten), one
+ * error_log entry per such event.  The write still returns 0: only a
+ * system without events fails (-ENODEV; tracefuse has none such).  The
+ * system's own file keeps showing the banner.  events.txt 5.4's "events
+ * without the fields keep their filter" is no longer true.
+ */
 int tf_system_filter_write(struct tf_trace_array *tr,
 			   const struct tf_system *sys, const char *str)
 {
 	char **text = system_text(tr, sys);
-	unsigned applied = 0;
-	int ret = 0;
 
 	if (!text)
 		return -ENOMEM;
+	if (!sys->nr_events)
+		return -ENODEV;
+	free(*text);
+	*text = NULL;
 	if (tf_filter_is_clear(str)) {
 		for (unsigned i = 0; i < sys->nr_events; i++)
 			set_filter(&tr->files[sys->events[i]], NULL, NULL);
-		free(*text);
-		*text = NULL;
 		return 0;
 	}
 	for (unsigned i = 0; i < sys->nr_events; i++) {
@@ -97,32 +109,19 @@ int tf_system_filter_write(struct tf_trace_array *tr,
 		struct tf_filter_error e = { 0 };
 		struct tf_filter *f = NULL;
 
-		/* events without the fields keep their filter */
-		if (tf_filter_lacks_field(file->event, str))
-			continue;
 		if (tf_filter_compile(file->event, str, &f, &e) < 0) {
+			e = (struct tf_filter_error){
+				.pos = 0, .err = TF_FILT_ERR_BAD_SUBSYS_FILTER,
+				.errnum = -EINVAL,
+			};
 			set_filter(file, NULL,
 				   tf_filter_error_file_text(str, &e));
-			ret = e.errnum ? e.errnum : -EINVAL;
+			log_error(tr, str, &e);
 			continue;
 		}
 		set_filter(file, f, tf_filter_file_text(f));
-		applied++;
 	}
-	free(*text);
-	*text = NULL;
-	if (!applied) {
-		struct tf_filter_error e = {
-			.pos = 0, .err = TF_FILT_ERR_BAD_SUBSYS_FILTER,
-			.errnum = -EINVAL,
-		};
-
-		*text = tf_filter_error_file_text(str, &e);
-		log_error(tr, str, &e);
-		return -EINVAL;
-	}
-	*text = tf_filter_stored(str);
-	return ret < 0 ? ret : 0;
+	return 0;
 }
 
 void tf_system_filter_show(struct tf_trace_array *tr,
@@ -131,10 +130,12 @@ void tf_system_filter_show(struct tf_trace_array *tr,
 	char **text = tr->system_filter_text ?
 		      &tr->system_filter_text[sys->index] : NULL;
 
-	sb_puts(out, subsys_banner);
+	/* print_subsystem_event_filter(): the text, else the banner */
 	if (text && *text) {
 		sb_puts(out, *text);
 		if ((*text)[0] && (*text)[strlen(*text) - 1] != '\n')
 			sb_putc(out, '\n');
+	} else {
+		sb_puts(out, subsys_banner);
 	}
 }

@@ -160,6 +160,8 @@ int tf_instance_remove(struct tf_tracing *t, const char *name)
 	return 0;
 }
 
+void (*tf_event_enabled_hook)(struct tf_event_file *file);
+
 static void set_flag(struct tf_event_file *f, unsigned bit, bool on)
 {
 	unsigned old;
@@ -172,6 +174,8 @@ static void set_flag(struct tf_event_file *f, unsigned bit, bool on)
 		atomic_fetch_add(&f->tr->tracing->nr_enabled, on ? 1 : -1);
 		if (on)
 			atomic_store(&f->tr->tracing->cmdlines_recorded, true);
+		if (tf_event_enabled_hook)
+			tf_event_enabled_hook(f);
 	}
 }
 

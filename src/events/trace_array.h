@@ -118,12 +118,20 @@ int tf_event_enable_disable(struct tf_event_file *file, int enable,
 			    bool soft);
 
 /*
+ * Called, with t->lock held, whenever an event file's TF_FILE_ENABLED
+ * bit changes (after the change): the live kernel source enables on the
+ * host what the tree needs.  NULL when no one listens.
+ */
+extern void (*tf_event_enabled_hook)(struct tf_event_file *file);
+
+/*
  * Writing an event's `filter` file (the kernel's apply_event_filter):
  * "0" clears; a bad filter leaves the event unfiltered, stores the error
  * text the file then shows, and logs to error_log.  Callers hold t->lock.
  */
 int tf_event_filter_write(struct tf_event_file *file, const char *str);
-/* Subsystem filter: the events that have the fields get the filter. */
+/* Subsystem filter (6.12's): every event of @sys gets the filter; those
+ * it does not compile for are left unfiltered showing the error; 0. */
 int tf_system_filter_write(struct tf_trace_array *tr,
 			   const struct tf_system *sys, const char *str);
 void tf_system_filter_show(struct tf_trace_array *tr,

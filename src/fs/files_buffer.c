@@ -14,6 +14,7 @@
 #include "buffer/trace_output.h"
 #include "fs/files.h"
 #include "source/source.h"
+#include "source/kernel.h"
 #include "source/trace_marker.h"
 
 #define BUF_PAGE_SIZE 4080	/* data bytes in a 4 KiB ring buffer page */
@@ -277,7 +278,9 @@ static int stats_show(struct tf_open *o, struct strbuf *out)
 	sb_printf(out, "now ts: %5llu.%06llu\n",
 		  (unsigned long long)now.tv_sec,
 		  (unsigned long long)(now.tv_nsec / 1000));
-	sb_puts(out, "dropped events: 0\n");
+	/* events the host's buffers lost before the live source read them */
+	sb_printf(out, "dropped events: %llu\n", tf_kernel_source_lost(
+		  node_cpu(o), o->node.tr->tracing->nr_cpus));
 	sb_puts(out, "read events: 0\n");
 	return 0;
 }

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -109,11 +110,65 @@ static long event_trigger_write(struct tf_open *o, const char *buf,
 	return tf_trigger_write(node_file(o), buf, len);
 }
 
+/*
+ * poll() on hist, as the kernel since 6.13 (event_hist_poll): per open
+ * file, the hit count the last read saw and the one the last read or
+ * poll saw.  POLLIN while the histogram differs from what was last read;
+ * POLLPRI once per change.  Atomics: the poll notifier peeks unlocked.
+ */
+struct hist_poll_state {
+	uint64_t last_read;	/* 0 at open, as the kernel's kzalloc */
+	uint64_t last_act;	/* the count at open */
+};
+
+static int event_hist_open(struct tf_open *o)
+{
+	struct hist_poll_state *ps = calloc(1, sizeof(*ps));
+
+	if (!ps)
+		return -ENOMEM;
+	ps->last_act = tf_hist_hit_count(node_file(o));
+	o->priv = ps;
+	return 0;
+}
+
+static void event_hist_release(struct tf_open *o)
+{
+	free(o->priv);
+	o->priv = NULL;
+}
+
 static int event_hist_show(struct tf_open *o, struct strbuf *out)
 {
+	struct hist_poll_state *ps = o->priv;
+	uint64_t cnt;
+
 	tf_sources_drain();	/* read-your-events */
 	tf_hist_show(node_file(o), out);
+	if (ps) {
+		cnt = tf_hist_hit_count(node_file(o));
+		__atomic_store_n(&ps->last_read, cnt, __ATOMIC_RELAXED);
+		__atomic_store_n(&ps->last_act, cnt, __ATOMIC_RELAXED);
+	}
 	return 0;
+}
+
+static unsigned event_hist_poll(struct tf_open *o, bool peek)
+{
+	struct hist_poll_state *ps = o->priv;
+	uint64_t cnt = tf_hist_hit_count(node_file(o));
+	unsigned ret = 0;
+
+	if (!ps)
+		return POLLERR;
+	if (__atomic_load_n(&ps->last_read, __ATOMIC_RELAXED) != cnt)
+		ret |= POLLIN | POLLRDNORM;
+	if (__atomic_load_n(&ps->last_act, __ATOMIC_RELAXED) != cnt) {
+		if (!peek)
+			__atomic_store_n(&ps->last_act, cnt, __ATOMIC_RELAXED);
+		ret |= POLLPRI;
+	}
+	return ret;
 }
 
 static int event_hist_debug_show(struct tf_open *o, struct strbuf *out)
@@ -138,12 +193,20 @@ const struct tf_file_def tf_event_files[] = {
 			event_format_show, NULL, NULL },
 	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK, NULL, event_id_show, NULL,
 		    NULL },
-	[EV_HIST] = { "hist", 0440, 0, NULL, event_hist_show, NULL, NULL },
+	[EV_HIST] = { "hist", 0440, 0, event_hist_open, event_hist_show, NULL,
+		      event_hist_release },
 	[EV_HIST_DEBUG] = { "hist_debug", 0440, 0, NULL,
 			    event_hist_debug_show, NULL, NULL },
 };
 const unsigned tf_nr_event_files =
 	sizeof(tf_event_files) / sizeof(tf_event_files[0]);
+
+tf_poll_fn tf_file_poll(const struct tf_file_def *def)
+{
+	if (def == &tf_event_files[EV_HIST])
+		return event_hist_poll;
+	return NULL;
+}
 
 bool tf_event_file_present(const struct tf_event *ev, unsigned file)
 {

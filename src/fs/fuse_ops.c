@@ -6,6 +6,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -364,6 +366,7 @@ static int render(struct tf_open *o)
 static void read_stream(fuse_req_t req, struct tf_open *o, size_t size)
 {
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
+	char *chunk;
 	int ret;
 
 	while (o->text.len == 0) {
@@ -386,9 +389,18 @@ static void read_stream(fuse_req_t req, struct tf_open *o, size_t size)
 	}
 	if (size > o->text.len)
 		size = o->text.len;
-	fuse_reply_buf(req, o->text.buf, size);
+	/* consume before replying: once the reply is out, the reader may
+	 * close, and RELEASE (another thread) frees @o under our feet */
+	chunk = malloc(size);
+	if (!chunk) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	memcpy(chunk, o->text.buf, size);
 	memmove(o->text.buf, o->text.buf + size, o->text.len - size);
 	o->text.len -= size;
+	fuse_reply_buf(req, chunk, size);
+	free(chunk);
 }
 
 static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -443,12 +455,139 @@ static void tf_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		fuse_reply_write(req, (size_t)ret);
 }
 
+/*
+ * poll(2).  A file with a poll hook answers for itself; while nothing is
+ * ready, the kernel's poll handle waits in a list that a notifier thread
+ * checks every POLL_PERIOD_NS (peeking, without tracing->lock), and
+ * fuse_lowlevel_notify_poll() makes the kernel poll again when something
+ * is.  So the event path never learns about pollers: it only bumps the
+ * counters it bumps anyway (for hist: the map's per-slot hits).
+ */
+#define POLL_PERIOD_NS (20 * 1000 * 1000)
+#define TF_DEFAULT_POLLMASK (POLLIN | POLLOUT | POLLRDNORM | POLLWRNORM)
+
+struct poll_waiter {
+	struct tf_open *o;
+	struct fuse_pollhandle *ph;
+	struct poll_waiter *next;
+};
+
+static pthread_mutex_t poll_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t poll_cond = PTHREAD_COND_INITIALIZER;
+static struct poll_waiter *poll_waiters;
+static bool poll_thread_running;
+
+/* Drops @o's waiter (its handle destroyed); caller holds poll_lock. */
+static void poll_forget_locked(struct tf_open *o)
+{
+	struct poll_waiter **p, *w;
+
+	for (p = &poll_waiters; (w = *p); p = &w->next)
+		if (w->o == o) {
+			*p = w->next;
+			fuse_pollhandle_destroy(w->ph);
+			free(w);
+			return;
+		}
+}
+
+static void *poll_notifier(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&poll_lock);
+	for (;;) {
+		struct poll_waiter **p, *w;
+		struct timespec ts;
+
+		while (!poll_waiters)
+			pthread_cond_wait(&poll_cond, &poll_lock);
+		for (p = &poll_waiters; (w = *p);) {
+			if (tf_file_poll(w->o->node.def)(w->o, true)) {
+				fuse_lowlevel_notify_poll(w->ph);
+				fuse_pollhandle_destroy(w->ph);
+				*p = w->next;
+				free(w);
+			} else {
+				p = &w->next;
+			}
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += POLL_PERIOD_NS;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&poll_cond, &poll_lock, &ts);
+	}
+	return NULL;
+}
+
+/* Keeps @ph until @o has something to report; false if it cannot. */
+static bool poll_wait_for(struct tf_open *o, struct fuse_pollhandle *ph)
+{
+	struct poll_waiter *w = malloc(sizeof(*w));
+	bool ok = true;
+
+	if (!w)
+		return false;
+	w->o = o;
+	w->ph = ph;
+	pthread_mutex_lock(&poll_lock);
+	if (!poll_thread_running) {
+		pthread_t tid;
+
+		if (pthread_create(&tid, NULL, poll_notifier, NULL) == 0) {
+			pthread_detach(tid);
+			poll_thread_running = true;
+		} else {
+			ok = false;
+		}
+	}
+	if (ok) {
+		poll_forget_locked(o);	/* the kernel's newest handle wins */
+		w->next = poll_waiters;
+		poll_waiters = w;
+		pthread_cond_signal(&poll_cond);
+	}
+	pthread_mutex_unlock(&poll_lock);
+	if (!ok)
+		free(w);
+	return ok;
+}
+
+static void tf_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
+		    struct fuse_pollhandle *ph)
+{
+	struct tf_open *o = (struct tf_open *)(uintptr_t)fi->fh;
+	tf_poll_fn poll_fn = tf_file_poll(o->node.def);
+	unsigned revents;
+
+	(void)ino;
+	if (!poll_fn) {
+		if (ph)
+			fuse_pollhandle_destroy(ph);
+		fuse_reply_poll(req, TF_DEFAULT_POLLMASK);
+		return;
+	}
+	lock_for(o);
+	revents = poll_fn(o, false);
+	unlock_for(o);
+	if (ph && (revents || !poll_wait_for(o, ph)))
+		fuse_pollhandle_destroy(ph);
+	fuse_reply_poll(req, revents);
+}
+
 static void tf_release(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
 	struct tf_open *o = (struct tf_open *)(uintptr_t)fi->fh;
 
 	(void)ino;
+	if (tf_file_poll(o->node.def)) {
+		pthread_mutex_lock(&poll_lock);
+		poll_forget_locked(o);
+		pthread_mutex_unlock(&poll_lock);
+	}
 	if (o->node.def->release) {
 		lock_for(o);
 		o->node.def->release(o);
@@ -497,19 +636,29 @@ static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 
 static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
+	struct timespec ms = { 0, 1000 * 1000 };
 	struct tf_tracing *t = tracing(req);
 	struct tf_node dir;
 	int ret;
 
-	pthread_mutex_lock(&t->lock);
-	tf_rcu_read_lock();
-	ret = resolve(req, parent, &dir);
-	tf_rcu_read_unlock();
-	if (ret == 0 && dir.kind != TF_N_INSTANCES)
-		ret = -EPERM;
-	if (ret == 0)
-		ret = tf_instance_remove(t, name);
-	pthread_mutex_unlock(&t->lock);
+	/* FUSE sends RELEASE after close() has returned, so a file closed
+	 * just before rmdir may still count as open (EBUSY) where the
+	 * kernel's synchronous close would not: give such releases up to
+	 * 50 ms, outside the lock they may need */
+	for (int tries = 0;; tries++) {
+		pthread_mutex_lock(&t->lock);
+		tf_rcu_read_lock();
+		ret = resolve(req, parent, &dir);
+		tf_rcu_read_unlock();
+		if (ret == 0 && dir.kind != TF_N_INSTANCES)
+			ret = -EPERM;
+		if (ret == 0)
+			ret = tf_instance_remove(t, name);
+		pthread_mutex_unlock(&t->lock);
+		if (ret != -EBUSY || tries == 50)
+			break;
+		nanosleep(&ms, NULL);
+	}
 	fuse_reply_err(req, -ret);
 }
 
@@ -591,6 +740,7 @@ const struct fuse_lowlevel_ops tf_fuse_ops = {
 	.read = tf_read,
 	.write = tf_write,
 	.release = tf_release,
+	.poll = tf_poll,
 	.mkdir = tf_mkdir,
 	.rmdir = tf_rmdir,
 	.create = tf_create,

@@ -51,6 +51,17 @@ struct tf_file_def {
 	void (*release)(struct tf_open *o);
 };
 
+/*
+ * poll(2) of a file kind: the POLL* events ready now.  @peek (the poll
+ * notifier's periodic check, without tracing->lock): only report, change
+ * nothing; otherwise (a poll request, under the lock) it may consume an
+ * edge, as the kernel's hist POLLPRI.  tf_file_poll() returns @def's, or
+ * NULL: always ready (the kernel's DEFAULT_POLLMASK for files without
+ * poll).  Kept out of tf_file_def so that its tables stay as they are.
+ */
+typedef unsigned (*tf_poll_fn)(struct tf_open *o, bool peek);
+tf_poll_fn tf_file_poll(const struct tf_file_def *def);
+
 enum {
 	TF_FD_TOP_ONLY	= 1u << 0,	/* not in instances */
 	TF_FD_NO_LOCK	= 1u << 1,	/* show/write without tracing->lock */

@@ -31,6 +31,15 @@ void tf_hist_show(struct tf_event_file *file, struct strbuf *out);
 void tf_hist_debug_show(struct tf_event_file *file, struct strbuf *out);
 
 /*
+ * The kernel's get_hist_hit_count(): the sum of the hits of every hist
+ * trigger of @file, what poll() on `hist` compares (6.13+: POLLIN when it
+ * differs from what the last read saw, POLLPRI when it changed since the
+ * last read or poll).  Reads per-slot counters only: costs the event path
+ * nothing.  Takes the RCU read lock itself.
+ */
+uint64_t tf_hist_hit_count(struct tf_event_file *file);
+
+/*
  * enable_hist (@pause false) / disable_hist (@pause true): un-pause or
  * pause every hist trigger of @file.  Safe on the event path (it only
  * stores flags), as the kernel's hist_enable_trigger().

@@ -144,7 +144,7 @@ struct hist_field *create_hist_field(const struct tf_field *field,
 		if (!f->operands[0])
 			goto fail;
 		f->size = f->operands[0]->size;
-		f->is_signed = f->operands[0]->is_signed;
+		/* is_signed stays 0, as the kernel's (hist_debug shows it) */
 		type = f->operands[0]->type;
 		name = f->operands[0]->name;
 	} else if (flags & HIST_FIELD_FL_TIMESTAMP) {
@@ -171,6 +171,13 @@ struct hist_field *create_hist_field(const struct tf_field *field,
 		f->size = field->kind == TF_FIELD_STR_STATIC ? field->size
 							      : MAX_FILTER_STR_VAL;
 		type = field->type;
+		/*
+		 * The kernel's type is the TRACE_EVENT source text, the format
+		 * file shows the number: comm arrays are declared
+		 * char[TASK_COMM_LEN] (hist_debug prints that).
+		 */
+		if (!strcmp(type, "char[16]") && strstr(field->name, "comm"))
+			type = "char[TASK_COMM_LEN]";
 	} else if (field) {
 		if (field->size != 1 && field->size != 2 && field->size != 4 &&
 		    field->size != 8)

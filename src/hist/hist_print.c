@@ -123,6 +123,35 @@ static void print_stacktrace(struct strbuf *out, const void *key,
 	}
 }
 
+/*
+ * printf's "%*llu" and "%*llx" without printf: `cat hist` prints a few
+ * numbers per entry, and vsnprintf (twice per sb_printf) dominated the
+ * rendering of large histograms.
+ */
+static void sb_num(struct strbuf *out, uint64_t v, int width, bool hex)
+{
+	char buf[32], *p = buf + sizeof(buf);
+	int n;
+
+	do {
+		*--p = hex ? "0123456789abcdef"[v & 15] : (char)('0' + v % 10);
+		v = hex ? v >> 4 : v / 10;
+	} while (v);
+	n = (int)(buf + sizeof(buf) - p);
+	while (n < width && p > buf) {
+		*--p = ' ';
+		n++;
+	}
+	sb_add(out, p, (size_t)n);
+}
+
+/* "<name>: " */
+static void sb_name(struct strbuf *out, const char *name)
+{
+	sb_puts(out, name);
+	sb_add(out, ": ", 2);
+}
+
 /* %-Ns of a generated string: pad it to width w */
 static void sb_pad(struct strbuf *out, size_t start, size_t w)
 {
@@ -146,8 +175,8 @@ static void print_key(struct strbuf *out, const struct hist_data *hd,
 		if (i > hd->n_vals)
 			sb_puts(out, ", ");
 		if (f->flags & HIST_FIELD_FL_HEX) {
-			sb_printf(out, "%s: %llx", name,
-				  (unsigned long long)key_u64(key, f));
+			sb_name(out, name);
+			sb_num(out, key_u64(key, f), 0, true);
 		} else if (f->flags & (HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET)) {
 			bool off = f->flags & HIST_FIELD_FL_SYM_OFFSET;
 
@@ -189,8 +218,8 @@ static void print_key(struct strbuf *out, const struct hist_data *hd,
 			s[f->size] = '\0';
 			sb_printf(out, "%s: %-50s", name, s);
 		} else {
-			sb_printf(out, "%s: %10llu", name,
-				  (unsigned long long)key_u64(key, f));
+			sb_name(out, name);
+			sb_num(out, key_u64(key, f), 10, false);
 		}
 	}
 	if (!multiline)
@@ -250,10 +279,10 @@ static void print_val(struct strbuf *out, const char *name, unsigned long flags,
 		char bar[21];
 
 		sb_printf(out, " %s: %20s", name, fill_bar(bar, 20, val, st->max));
-	} else if (flags & HIST_FIELD_FL_HEX) {
-		sb_printf(out, " %s: %10llx", name, (unsigned long long)val);
 	} else {
-		sb_printf(out, " %s: %10llu", name, (unsigned long long)val);
+		sb_putc(out, ' ');
+		sb_name(out, name);
+		sb_num(out, val, 10, flags & HIST_FIELD_FL_HEX);
 	}
 }
 
@@ -282,6 +311,12 @@ static int print_entries(struct strbuf *out, const struct hist_data *hd,
 		}
 	}
 	for (i = 0; i < n; i++) {
+		/* sorted order is random in memory: fetch ahead, the entry
+		 * 8 rows on and the key (in the map's element) 4 rows on */
+		if (i + 8 < n)
+			__builtin_prefetch(ents[i + 8]);
+		if (i + 4 < n)
+			__builtin_prefetch(ents[i + 4]->key);
 		print_key(out, hd, ents[i]->key, ents[i]->elt);
 		if (!hd->attrs->no_hitcount)
 			print_val(out, "hitcount", 0, ents[i]->sums[0], &stats[0]);
@@ -334,6 +369,25 @@ void tf_hist_show(struct tf_event_file *file, struct strbuf *out)
 		if (data->cmd == &hist_command)
 			hist_trigger_show(out, data, n++);
 	tf_rcu_read_unlock();
+}
+
+uint64_t tf_hist_hit_count(struct tf_event_file *file)
+{
+	struct tf_trigger *data;
+	uint64_t n = 0;
+
+	tf_rcu_read_lock();
+	cds_list_for_each_entry_rcu(data, &file->triggers, list)
+		if (data->cmd == &hist_command) {
+			struct hist_data *hd = ((struct hist_trigger *)
+						data->private_data)->hist_data;
+			struct tracing_map_totals t;
+
+			tracing_map_read_totals(rcu_dereference(hd->map), &t);
+			n += t.hits;
+		}
+	tf_rcu_read_unlock();
+	return n;
 }
 
 /* ---- hist_debug ----------------------------------------------------------- */

@@ -400,8 +400,9 @@ uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
 	unsigned int s;
 
 	for (s = 0; s < map->n_slots; s++)
-		sum += __atomic_load_n(&map->slots[s].sums[off],
-				       __ATOMIC_RELAXED);
+		if (__atomic_load_n(&map->slots[s].used, __ATOMIC_RELAXED))
+			sum += __atomic_load_n(&map->slots[s].sums[off],
+					       __ATOMIC_RELAXED);
 	return sum;
 }
 
@@ -975,6 +976,9 @@ static int snapshot(struct tracing_map *map,
 	for (s = 0; s < map->n_slots; s++) {
 		const uint64_t *sums = map->slots[s].sums;
 
+		/* most slots belong to threads that never fed this map */
+		if (!__atomic_load_n(&map->slots[s].used, __ATOMIC_RELAXED))
+			continue;
 		for (i = 0; i < n; i++) {
 			struct tracing_map_sort_entry *se = entries[i];
 			size_t off = (size_t)se->elt->idx * map->n_vals;

@@ -93,6 +93,7 @@ struct tracing_map_slot {
 	uint64_t hits;
 	uint64_t drops;
 	uint64_t *sums;			/* max_elts * n_vals, elt-major */
+	bool used;			/* sums written: readers skip it if not */
 } __attribute__((aligned(64)));
 
 struct tracing_map_field {
@@ -209,8 +210,13 @@ static inline void tracing_map_update_sum(struct tracing_map *map,
 	/* elt->idx without loading elt's line: an exact division by stride */
 	size_t idx = (((size_t)((unsigned char *)elt - map->elt_mem) >>
 		       map->elt_shift) * map->elt_inv);
-	uint64_t *p = &map->slots[slot].sums[idx * map->n_vals + i];
+	struct tracing_map_slot *s = &map->slots[slot];
+	uint64_t *p = &s->sums[idx * map->n_vals + i];
 
+	/* the slot's line is already loaded: note that it holds sums, so
+	 * that snapshots skip the slots of threads that never wrote */
+	if (__builtin_expect(!__atomic_load_n(&s->used, __ATOMIC_RELAXED), 0))
+		__atomic_store_n(&s->used, true, __ATOMIC_RELAXED);
 	/* single writer: a plain add, made atomic only for readers' sake */
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n,
 			 __ATOMIC_RELAXED);

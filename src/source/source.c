@@ -10,6 +10,9 @@
 
 /* Every source type tracefuse has: add a line when adding a type. */
 static const struct tf_source_type *const types[] = {
+	&tf_source_replay,
+	&tf_source_kernel,
+	&tf_source_inject,
 	NULL,
 };
 

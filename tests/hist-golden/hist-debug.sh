@@ -1,6 +1,6 @@
-# hist_debug for histograms without variables (run with: kernel-oracle -k custom).
-# Not captured yet: building the custom kernel takes 10-20 min and holds the
-# oracle cache lock, which blocks every other oracle run meanwhile.
+# hist_debug for histograms without variables (run with: kernel-oracle -k custom,
+# a 6.12 kernel with CONFIG_HIST_TRIGGERS_DEBUG).  hist_data: is the kernel's
+# hashed pointer (%p): compare it up to renaming (bats/hist.bats).
 T=events/ftrace/print/trigger
 echo 'hist:keys=common_pid' >> $T
 echo 'hist:keys=common_pid.execname,ip.sym-offset:vals=common_preempt_count,hitcount.percent:sort=ip' >> $T

@@ -1,0 +1,117 @@
+#!/usr/bin/env bats
+# differential.bats - the host kernel's tracefs against tracefuse, write
+# for write.  tests/differential/drive.sh writes the filter corpus (362
+# strings), the trigger corpus's plain commands (143: no hist, no
+# snapshot, which the host lacks), event filters on signal_generate
+# (the host's records from real kill(2)s, injected into tracefuse with
+# tracefuse-inject) and the trigger-filter match table (ftrace:print
+# records from trace_marker) to a private instance of the
+# host's tracefs and to an instance of a tracefuse mounted with the
+# host's own event formats; errno, read-back, error_log and which
+# records match must be equal, except for tests/differential/
+# known-differences.txt (each with its reason).  The host's top level
+# is never touched.
+
+load helpers
+
+DIFF=$TF_TOP/tests/differential
+TF_INJECT_BIN=${TF_BUILDDIR:-$TF_TOP}/tracefuse-inject
+
+host_tracefs() {
+	local m
+	for m in /sys/kernel/tracing /tmp/tfdiff; do
+		[ -d "$m/instances" ] && [ -w "$m/instances" ] && { echo "$m"; return; }
+	done
+	m=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+	[ -n "$m" ] && [ -w "$m/instances" ] && { echo "$m"; return; }
+	mkdir -p /tmp/tfdiff 2>/dev/null &&
+		mount -t tracefs nodev /tmp/tfdiff 2>/dev/null &&
+		[ -w /tmp/tfdiff/instances ] && echo /tmp/tfdiff
+}
+
+setup_file() {
+	HOST=$(host_tracefs) || true
+	export HOST
+	[ -n "$HOST" ] || return 0
+	HOST_INST=$HOST/instances/tfdiff.$$
+	export HOST_INST
+	mkdir "$HOST_INST" || { HOST=; return 0; }
+	SECTIONS="filters triggers match"
+	[ -x "$TF_INJECT_BIN" ] && SECTIONS="$SECTIONS sigmatch"
+	export SECTIONS SIGMATCH_LINES=$BATS_FILE_TMPDIR/sig.inject
+	SIDE=host bash "$DIFF/drive.sh" "$HOST_INST" "$BATS_FILE_TMPDIR/host.out"
+	rmdir "$HOST_INST"
+	# tracefuse with the host's formats; no live source, so the only
+	# records are the test's own trace_marker writes
+	tf_mount --source none --cpus 1
+	mkdir "$TF_MNT/instances/tfdiff"
+	SIDE=tf TF_INJECT="$TF_INJECT_BIN $TF_MNT" \
+		bash "$DIFF/drive.sh" "$TF_MNT/instances/tfdiff" "$BATS_FILE_TMPDIR/tf.out"
+	rmdir "$TF_MNT/instances/tfdiff"
+	tf_umount
+	normalize "$BATS_FILE_TMPDIR/host.out" host > "$BATS_FILE_TMPDIR/host.norm"
+	normalize "$BATS_FILE_TMPDIR/tf.out" tf > "$BATS_FILE_TMPDIR/tf.norm"
+}
+
+teardown_file() {
+	[ -n "${HOST_INST:-}" ] && [ -d "$HOST_INST" ] && rmdir "$HOST_INST"
+	tf_umount
+	true
+}
+
+# normalize FILE SIDE: applies known-differences.txt
+normalize() {
+	local sedf=$BATS_FILE_TMPDIR/kd.sed
+	awk -F'\t' '$1 == "host-sed" { print $2 }' \
+		"$DIFF/known-differences.txt" > "$sedf"
+	[ "$2" = host ] || : > "$sedf"
+	sed -f "$sedf" "$1" | awk -F'\t' -v kd="$DIFF/known-differences.txt" '
+		BEGIN { while ((getline l < kd) > 0) {
+				split(l, a, "\t")
+				if (a[1] == "nomatch") skip["traceoff if " a[2]] = 1 } }
+		/^@ / { cur = $2 }
+		/^m / && (cur in skip) { print "m (known difference: not compared)"; next }
+		{ print }'
+}
+
+section() { # NAME FILE: the lines of one section
+	awk -v s="##### $1" '/^##### / { on = ($0 == s); next } on' "$2"
+}
+
+check() {
+	[ -n "$HOST" ] || skip "no usable host tracefs (need root and tracefs: mount -t tracefs nodev /tmp/tfdiff)"
+	section "$1" "$BATS_FILE_TMPDIR/host.norm" > "$BATS_FILE_TMPDIR/$1.host"
+	section "$1" "$BATS_FILE_TMPDIR/tf.norm" > "$BATS_FILE_TMPDIR/$1.tf"
+	n=$(grep -c '^@ ' "$BATS_FILE_TMPDIR/$1.host")
+	echo "$1: $n writes"
+	[ "$n" -ge "$2" ]
+	run diff -u "$BATS_FILE_TMPDIR/$1.host" "$BATS_FILE_TMPDIR/$1.tf"
+	echo "$output" | head -60
+	assert_success
+}
+
+@test "filters: errno, read-back and error_log equal the host's (>= 300 strings)" {
+	check filters 300
+}
+
+@test "triggers: errno, read-back and error_log equal the host's (>= 100 commands)" {
+	check triggers 100
+}
+
+@test "event filters let the same signal_generate records through as the host's" {
+	[ -x "$TF_INJECT_BIN" ] || skip "no tracefuse-inject to feed tracefuse the host's records"
+	check sigmatch 30
+	n=$(grep -c '^s' "$BATS_FILE_TMPDIR/sigmatch.host")
+	echo "$n record sets compared"
+	[ "$n" -ge 30 ]
+	# the host did see every signal sent
+	grep -qx 's (no filter): 1 2 3 10 12 13 14 15 17 18 20 21 22 23 28 29 30' \
+		"$BATS_FILE_TMPDIR/sigmatch.host"
+}
+
+@test "trigger filters accept the same trace_marker records as the host's" {
+	check match 30
+	n=$(grep -c '^m [01]' "$BATS_FILE_TMPDIR/match.host")
+	echo "$n match vectors compared"
+	[ "$n" -ge 30 ]
+}

@@ -1,0 +1,478 @@
+/*
+ * bench_hist.c - a hist trigger end to end: ns/event through tf_dispatch
+ * (the soft-mode check, the trigger list, the trigger's `if` filter, the
+ * hist trigger's key and value extraction, the tracing_map), against the
+ * floor of a bare single-threaded open-addressing table over the same
+ * keys, measured in the same run; and the time to render (tf_hist_show,
+ * what `cat hist` returns) a histogram of 100k entries.
+ *
+ * The trigger is, on kmem:kmalloc of the Linux 6.12 formats
+ * (tests/oracle/formats-6.12):
+ *
+ *	hist:keys=call_site:vals=bytes_req:size=N if bytes_req > 0
+ *
+ * Records are pre-built in the kernel's binary layout (56 bytes each,
+ * call_site from the key distribution, bytes_req from the key) before
+ * timing; each ingest thread feeds its own array through tf_dispatch, as
+ * a source thread does.  Keys: 2048, 65536 and 1M distinct call_site
+ * values, uniform or Zipf (s = 1.0) by rank; size= is 2048, 65536 and
+ * 131072 (the kernel's maximum: the 1M-key cases drop what does not fit,
+ * as the kernel does; the floor keeps every key).  Time is each thread's
+ * CPU time (CLOCK_THREAD_CPUTIME_ID; the machine is shared), the slower
+ * thread's for two; median (min-max) of the repetitions; each repetition
+ * adds a fresh trigger (map creation not timed) and removes it after.
+ *
+ * usage: bench_hist [-e events_per_thread] [-r repetitions] [-q]
+ *   -q: skip the 1M-key cases; -s: only the rendering (cat hist) cases;
+ *   -f DIR: the formats (default the source tree's tests/oracle/formats-6.12).
+ */
+#include "events/dispatch.h"
+#include "events/registry.h"
+#include "hist/hist.h"
+#include "hist/tracing_map.h"
+#include "trigger/trigger.h"
+#include "util/rcu.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef TF_SRCDATADIR
+#define TF_SRCDATADIR "data"
+#endif
+
+#define REC_SIZE 56
+
+static unsigned int n_events = 2u << 20;	/* per thread */
+static unsigned int reps = 5;
+static struct tf_registry *reg;
+static struct tf_tracing tracing;
+static struct tf_event_file *kmalloc_file;
+
+static double clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static double now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+static double cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* the distinct key of rank r: scattered, never 0 (as bench_map.c) */
+static uint64_t key_of(uint64_t r)
+{
+	uint64_t s = r * 7919 + 1;
+
+	return splitmix(&s) | 1;
+}
+
+/* n keys over n_keys distinct ones, uniform or Zipf(1.0) by rank */
+static uint64_t *gen_keys(unsigned int n, unsigned int n_keys, bool zipf,
+			  uint64_t seed)
+{
+	uint64_t *ev = malloc((size_t)n * sizeof(*ev));
+	double *cdf = NULL;
+	unsigned int i;
+
+	if (zipf) {
+		double sum = 0;
+
+		cdf = malloc((size_t)n_keys * sizeof(*cdf));
+		for (i = 0; i < n_keys; i++)
+			cdf[i] = (sum += 1.0 / (i + 1));
+		for (i = 0; i < n_keys; i++)
+			cdf[i] /= sum;
+	}
+	for (i = 0; i < n; i++) {
+		uint64_t r = splitmix(&seed);
+
+		if (zipf) {
+			double u = (r >> 11) * 0x1.0p-53;
+			unsigned int lo = 0, hi = n_keys - 1;
+
+			while (lo < hi) {
+				unsigned int mid = (lo + hi) / 2;
+
+				if (cdf[mid] < u)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			ev[i] = key_of(lo);
+		} else {
+			ev[i] = key_of(r % n_keys);
+		}
+	}
+	free(cdf);
+	return ev;
+}
+
+/* kmem:kmalloc records (6.12 layout) for @keys */
+static uint8_t *build_records(const uint64_t *keys, unsigned int n)
+{
+	uint8_t *recs = aligned_alloc(64, (size_t)n * REC_SIZE);
+	uint16_t type = (uint16_t)kmalloc_file->event->id;
+
+	memset(recs, 0, (size_t)n * REC_SIZE);
+	for (unsigned int i = 0; i < n; i++) {
+		uint8_t *r = recs + (size_t)i * REC_SIZE;
+		int32_t pid = 1000 + (int32_t)(i & 7), node = 0;
+		uint64_t ptr = 0xffff888000000000ull + i * 64;
+		uint64_t req = 1 + (keys[i] & 0xff), alloc = 256;
+		uint64_t gfp = 0xcc0;
+
+		memcpy(r + 0, &type, 2);
+		memcpy(r + 4, &pid, 4);
+		memcpy(r + 8, &keys[i], 8);
+		memcpy(r + 16, &ptr, 8);
+		memcpy(r + 24, &req, 8);
+		memcpy(r + 32, &alloc, 8);
+		memcpy(r + 40, &gfp, 8);
+		memcpy(r + 48, &node, 4);
+	}
+	return recs;
+}
+
+/* ---- the floor: bare single-threaded open addressing (bench_map.c) ---- */
+
+struct bare_bucket {
+	uint64_t key;
+	uint64_t hits;
+	uint64_t sum;
+};
+
+static inline uint32_t bare_hash(uint64_t k)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ 8;
+
+	h = (h ^ k) * 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 31;
+	h *= 0x94d049bb133111ebull;
+	h ^= h >> 32;
+	return (uint32_t)h;
+}
+
+static double run_bare(const uint64_t *ev, unsigned int map_bits)
+{
+	uint64_t mask = (1ull << (map_bits + 1)) - 1;
+	unsigned int shift = 32 - (map_bits + 1);
+	struct bare_bucket *b = calloc(mask + 1, sizeof(*b));
+	double t0, t1;
+	unsigned int i;
+
+	t0 = cpu_ns();
+	for (i = 0; i < n_events; i++) {
+		uint64_t k = ev[i];
+		uint64_t idx = bare_hash(k) >> shift;
+
+		for (;; idx = (idx + 1) & mask) {
+			struct bare_bucket *x = &b[idx];
+
+			if (x->key == k) {
+				x->hits++;
+				x->sum += 1 + (k & 0xff);
+				break;
+			}
+			if (!x->key) {
+				x->key = k;
+				x->hits = 1;
+				x->sum = 1 + (k & 0xff);
+				break;
+			}
+		}
+	}
+	t1 = cpu_ns();
+	if (b[0].hits == 12345678)
+		puts("");
+	free(b);
+	return (t1 - t0) / n_events;
+}
+
+/* ---- through dispatch ---------------------------------------------------- */
+
+struct ingest {
+	const uint8_t *recs;
+	pthread_barrier_t *start;
+	double ns;
+};
+
+static void *ingest_thread(void *arg)
+{
+	struct ingest *in = arg;
+	struct tf_record rec = {
+		.event = kmalloc_file->event, .size = REC_SIZE - 4,
+		.cpu = 0, .comm = NULL,
+	};
+	double t0;
+
+	tf_rcu_read_lock();	/* registers this thread with liburcu */
+	tf_rcu_read_unlock();
+	pthread_barrier_wait(in->start);
+	t0 = cpu_ns();
+	for (unsigned int i = 0; i < n_events; i++) {
+		rec.data = in->recs + (size_t)i * REC_SIZE;
+		rec.ts = i;
+		tf_dispatch(&tracing, &rec);
+	}
+	in->ns = cpu_ns() - t0;
+	return NULL;
+}
+
+static void set_trigger(const char *cmd)
+{
+	pthread_mutex_lock(&tracing.lock);
+	tf_trigger_truncate(kmalloc_file);
+	if (cmd && tf_trigger_write(kmalloc_file, cmd, strlen(cmd)) < 0) {
+		fprintf(stderr, "bench_hist: %s: rejected\n", cmd);
+		exit(1);
+	}
+	pthread_mutex_unlock(&tracing.lock);
+}
+
+/* "Hits: N" and "Dropped: N" of the hist file */
+static void totals(uint64_t *hits, uint64_t *drops, uint64_t *entries)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	tf_hist_show(kmalloc_file, &sb);
+	p = sb.buf ? strstr(sb.buf, "Hits: ") : NULL;
+	*hits = p ? strtoull(p + 6, NULL, 10) : 0;
+	p = sb.buf ? strstr(sb.buf, "Entries: ") : NULL;
+	*entries = p ? strtoull(p + 9, NULL, 10) : 0;
+	p = sb.buf ? strstr(sb.buf, "Dropped: ") : NULL;
+	*drops = p ? strtoull(p + 9, NULL, 10) : 0;
+	sb_release(&sb);
+}
+
+static double run_hist(uint8_t *const *recs, unsigned int n_threads,
+		       unsigned int size, uint64_t *hits, uint64_t *drops,
+		       uint64_t *entries)
+{
+	char cmd[128];
+	struct ingest in[2];
+	pthread_barrier_t start;
+	pthread_t tid[2];
+	double worst = 0;
+
+	snprintf(cmd, sizeof(cmd),
+		 "hist:keys=call_site:vals=bytes_req:size=%u if bytes_req > 0",
+		 size);
+	set_trigger(cmd);
+	pthread_barrier_init(&start, NULL, n_threads);
+	for (unsigned int t = 0; t < n_threads; t++) {
+		in[t] = (struct ingest){ .recs = recs[t], .start = &start };
+		pthread_create(&tid[t], NULL, ingest_thread, &in[t]);
+	}
+	for (unsigned int t = 0; t < n_threads; t++) {
+		pthread_join(tid[t], NULL);
+		if (in[t].ns > worst)
+			worst = in[t].ns;
+	}
+	pthread_barrier_destroy(&start);
+	totals(hits, drops, entries);
+	set_trigger(NULL);
+	return worst / n_events;
+}
+
+/* ---- statistics ----------------------------------------------------------- */
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+struct stat3 { double med, min, max; };
+
+static struct stat3 stats(double *v, unsigned int n)
+{
+	struct stat3 s;
+
+	qsort(v, n, sizeof(*v), cmp_double);
+	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	s.min = v[0];
+	s.max = v[n - 1];
+	return s;
+}
+
+static void bench_case(unsigned int n_keys, bool zipf, unsigned int size)
+{
+	uint64_t *keys[2];
+	uint8_t *recs[2];
+	double bare[32], one[32], two[32];
+	uint64_t h1 = 0, d1 = 0, e1 = 0, h2 = 0, d2 = 0, e2 = 0;
+	struct stat3 sb, s1, s2;
+	unsigned int r, bare_bits = tracing_map_size_to_bits(n_keys);
+
+	keys[0] = gen_keys(n_events, n_keys, zipf, 1);
+	keys[1] = gen_keys(n_events, n_keys, zipf, 2);
+	recs[0] = build_records(keys[0], n_events);
+	recs[1] = build_records(keys[1], n_events);
+	for (r = 0; r < reps; r++) {
+		bare[r] = run_bare(keys[0], bare_bits);
+		one[r] = run_hist(recs, 1, size, &h1, &d1, &e1);
+		two[r] = run_hist(recs, 2, size, &h2, &d2, &e2);
+	}
+	sb = stats(bare, reps);
+	s1 = stats(one, reps);
+	s2 = stats(two, reps);
+	printf("| %7u | %-7s | %6u | %5.1f (%.1f-%.1f) | %5.1f (%.1f-%.1f) "
+	       "| %4.2fx | %5.1f (%.1f-%.1f) | %4.2fx | %llu+%llu | %llu |\n",
+	       n_keys, zipf ? "zipf1.0" : "uniform", size,
+	       sb.med, sb.min, sb.max, s1.med, s1.min, s1.max, s1.med / sb.med,
+	       s2.med, s2.min, s2.max, 2 * s1.med / s2.med,
+	       (unsigned long long)h2, (unsigned long long)d2,
+	       (unsigned long long)e2);
+	if (h1 + d1 != n_events || h2 + d2 != 2ull * n_events)
+		printf("  (!) hits+drops do not add up: 1T %llu+%llu, 2T %llu+%llu\n",
+		       (unsigned long long)h1, (unsigned long long)d1,
+		       (unsigned long long)h2, (unsigned long long)d2);
+	fflush(stdout);
+	for (int t = 0; t < 2; t++) {
+		free(keys[t]);
+		free(recs[t]);
+	}
+}
+
+/* `cat hist` of 100k entries: tf_hist_show, header to Totals */
+static void bench_render(const char *sort, const char *label)
+{
+	unsigned int n_keys = 100000, n = 1u << 20;
+	uint64_t *keys = gen_keys(n, n_keys, true, 3);
+	uint64_t *all = malloc(n_keys * sizeof(*all));
+	uint8_t *recs, *recs_all;
+	double ms[32], cpu[32];
+	struct stat3 s, sc;
+	struct strbuf sb = STRBUF_INIT;
+	size_t bytes = 0;
+	char cmd[160];
+	struct tf_record rec = { .event = kmalloc_file->event,
+				 .size = REC_SIZE - 4 };
+
+	for (unsigned int i = 0; i < n_keys; i++)
+		all[i] = key_of(i);
+	recs = build_records(keys, n);
+	recs_all = build_records(all, n_keys);
+	snprintf(cmd, sizeof(cmd),
+		 "hist:keys=call_site:vals=bytes_req%s:size=131072 if bytes_req > 0",
+		 sort);
+	set_trigger(cmd);
+	for (unsigned int i = 0; i < n_keys; i++) {	/* every key once */
+		rec.data = recs_all + (size_t)i * REC_SIZE;
+		tf_dispatch(&tracing, &rec);
+	}
+	for (unsigned int i = 0; i < n; i++) {		/* Zipf: many ties */
+		rec.data = recs + (size_t)i * REC_SIZE;
+		tf_dispatch(&tracing, &rec);
+	}
+	for (unsigned int r = 0; r < reps; r++) {
+		double t0 = now_ns(), c0 = cpu_ns();
+
+		tf_hist_show(kmalloc_file, &sb);
+		ms[r] = (now_ns() - t0) / 1e6;
+		cpu[r] = (cpu_ns() - c0) / 1e6;
+		bytes = sb.len;
+		sb_release(&sb);
+	}
+	s = stats(ms, reps);
+	sc = stats(cpu, reps);
+	printf("| %-34s | 100000 | %zu | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) |\n",
+	       label, bytes, sc.med, sc.min, sc.max, s.med, s.min, s.max);
+	fflush(stdout);
+	set_trigger(NULL);
+	free(keys);
+	free(all);
+	free(recs);
+	free(recs_all);
+}
+
+int main(int argc, char **argv)
+{
+	const char *formats = TF_SRCDATADIR "/../tests/oracle/formats-6.12";
+	bool quick = false, render_only = false;
+	struct tf_event *ev;
+	int opt, fd;
+
+	while ((opt = getopt(argc, argv, "e:r:qsf:")) != -1) {
+		switch (opt) {
+		case 'e': n_events = strtoul(optarg, NULL, 0); break;
+		case 'r': reps = strtoul(optarg, NULL, 0); break;
+		case 'q': quick = true; break;
+		case 's': render_only = true; break;
+		case 'f': formats = optarg; break;
+		default:
+			fprintf(stderr, "usage: bench_hist [-e events] [-r reps] [-q] [-s] [-f formats-dir]\n");
+			return 2;
+		}
+	}
+	if (reps < 1 || reps > 32)
+		reps = 5;
+	fd = open(formats, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "bench") < 0) {
+		fprintf(stderr, "bench_hist: cannot load %s (-f DIR)\n", formats);
+		return 1;
+	}
+	close(fd);
+	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init() < 0)
+		return 1;
+	ev = tf_registry_find(reg, "kmem", "kmalloc");
+	if (!ev)
+		return 1;
+	kmalloc_file = &tracing.top->files[ev->index];
+
+	printf("bench_hist: %u events per thread, %u repetitions; "
+	       "CPU ns/event/thread: median (min-max)\n"
+	       "trigger: hist:keys=call_site:vals=bytes_req:size=N if bytes_req > 0\n\n",
+	       n_events, reps);
+	if (render_only)
+		goto render;
+	printf("| keys    | dist    | size   | bare floor | dispatch+hist 1 thread "
+	       "| vs floor | 2 threads (per thread) | scaling (CPU) "
+	       "| hits+drops (2T) | entries |\n");
+	printf("|---|---|---|---|---|---|---|---|---|---|\n");
+	bench_case(2048, false, 2048);
+	bench_case(2048, true, 2048);
+	bench_case(65536, false, 65536);
+	bench_case(65536, true, 65536);
+	if (!quick) {
+		bench_case(1u << 20, false, 131072);
+		bench_case(1u << 20, true, 131072);
+	}
+render:
+	printf("\n`cat hist` (tf_hist_show) of 100k entries, 2^20 Zipf events "
+	       "+ each key once, ms: median (min-max)\n\n");
+	printf("| sort | entries | bytes | CPU ms | wall ms |\n|---|---|---|---|---|\n");
+	bench_render("", "sort=hitcount (default)");
+	bench_render(":sort=call_site", "sort=call_site");
+	bench_render(":sort=hitcount.descending,call_site",
+		     "sort=hitcount.descending,call_site");
+	set_trigger(NULL);
+	urcu_memb_barrier();
+	tf_tracing_destroy(&tracing);
+	tf_registry_free(reg);
+	return 0;
+}

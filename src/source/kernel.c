@@ -1,0 +1,915 @@
+/*
+ * kernel.c - the live kernel source (see kernel.h): a private instance
+ * `tracefuse-<pid>` on the host's tracefs, where exactly the events the
+ * emulated tree needs are enabled; its per-CPU raw buffers are decoded
+ * with libtraceevent's kbuffer and dispatched as records in the kernel's
+ * own layout.
+ *
+ * The host is reached only through a directory fd of its tracefs root
+ * (openat), never through a path: tracefuse may be mounted over
+ * /sys/kernel/tracing itself (`tracefuse run`).
+ *
+ * "Needed" is a query on the tree: an event is enabled on the host while
+ * any trace array's file for it has TF_FILE_ENABLED (soft mode from
+ * triggers included).  trace_array.c calls tf_event_enabled_hook when
+ * that bit changes, under the control lock, so the host is up to date
+ * before the write that enabled the event returns.
+ *
+ * One streaming thread sweeps the per-CPU trace_pipe_raw files
+ * (non-blocking reads return partially filled pages too) every few
+ * milliseconds; a reader of trace or hist drains (the same sweep, under
+ * the same mutex) so that everything that happened before its read is in.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <traceevent/kbuffer.h>
+
+#include "events/dispatch.h"
+#include "events/trace_array.h"
+#include "util/rcu.h"
+#include <urcu/rculist.h>
+#include "source/kernel.h"
+#include "source/source.h"
+
+#define INSTANCE_PREFIX "tracefuse-"
+#define SWEEP_IDLE_MS 10	/* between sweeps when the buffers are quiet */
+#define SWEEP_BUSY_MS 2		/* when the last sweep found data */
+#define SWEEP_AGAIN_PAGES 64	/* a sweep this big: sweep again at once */
+#define STREAM_NICE (-10)	/* where allowed (root) */
+#define OWN_REFRESH_NS 100000000ull
+#define OWN_KEEP_NS 5000000000ull	/* exited threads stay listed */
+#define NOT_OWN_SLOTS 1024
+#define STATS_NS 1000000000ull
+#define COMM_SLOTS 65536	/* direct-mapped pid -> comm cache */
+#define MAX_OWN 1024
+#define HOST_BUFFER_KB "4096"	/* per CPU, on machines of <= 16 CPUs */
+
+struct comm_ent {
+	int pid;		/* 0: empty */
+	char comm[16];		/* "" : unknown */
+};
+
+/* A pid field and the comm field that names its task, in one event. */
+struct comm_pair {
+	const struct tf_field *pid, *comm;
+};
+
+struct ev_info {
+	struct tf_event *event;
+	struct comm_pair pairs[2];
+	unsigned nr_pairs;
+	const struct tf_field *exec_filename;	/* sched_process_exec */
+	const struct tf_field *exec_pid;
+	const struct tf_field *other_pid;	/* next_pid / woken pid */
+};
+
+struct kcpu {
+	int cpu;		/* host CPU number */
+	int fd;			/* per_cpu/cpuN/trace_pipe_raw, O_NONBLOCK */
+	unsigned long long lost;	/* overrun + dropped, from stats */
+};
+
+struct ksource {
+	struct tf_source *src;
+	struct tf_registry *reg;
+	int inst_fd;			/* the instance's directory */
+	char inst_name[64];
+	bool started;
+	struct kcpu *cpus;
+	int nr_cpus;
+	struct kbuffer *kbuf;
+	void *page;
+	size_t page_size;
+	struct ev_info *ids;		/* indexed by event id */
+	int nr_ids;
+	uint8_t *host_on;		/* per registry index */
+	pthread_mutex_t lock;		/* one sweep at a time */
+	pthread_mutex_t ctl_lock;	/* host_on and the enable writes */
+	pthread_t thread;
+	atomic_bool stop;
+	int wake_fd;
+	struct comm_ent *comms;
+	int own[MAX_OWN];		/* sorted tids of this process */
+	int not_own[NOT_OWN_SLOTS];	/* pids named like us, not ours */
+	char self_comm[16];
+	uint64_t own_seen[MAX_OWN];	/* when each was last listed */
+	int nr_own;
+	nlink_t own_nlink;
+	uint64_t own_at, stats_at;
+	unsigned long long dispatched, unknown;
+};
+
+static int host_fd = -1;
+static struct ksource *active;	/* the started source, for the hook */
+static _Atomic(unsigned long long) lost_by_cpu[4096];
+
+void tf_kernel_source_set_host_fd(int fd)
+{
+	host_fd = fd;
+}
+
+unsigned long long tf_kernel_source_lost(int cpu, int nr_cpus)
+{
+	unsigned long long sum = 0;
+
+	if (nr_cpus <= 0)
+		return 0;
+	for (int c = cpu; c < 4096; c += nr_cpus)
+		sum += atomic_load_explicit(&lost_by_cpu[c],
+					    memory_order_relaxed);
+	return sum;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Writes @val to @path below @dirfd, as `echo -n val > path`. */
+static int write_at(int dirfd, const char *path, const char *val)
+{
+	int fd = openat(dirfd, path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	ssize_t n;
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, strlen(val));
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static ssize_t read_at(int dirfd, const char *path, char *buf, size_t size)
+{
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while (len + 1 < size && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += (size_t)n;
+	close(fd);
+	buf[len] = '\0';
+	return (ssize_t)len;
+}
+
+/* ---- crash cleanup ---- */
+
+/* Removes instances of earlier runs whose process is gone. */
+static void remove_stale_instances(void)
+{
+	int dfd = openat(host_fd, "instances",
+			 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *de;
+	DIR *d;
+
+	if (dfd < 0)
+		return;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(de->d_name, INSTANCE_PREFIX,
+			    strlen(INSTANCE_PREFIX)) != 0)
+			continue;
+		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
+		if (*end || pid <= 0)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;	/* alive (or not ours to judge) */
+		if (unlinkat(dirfd(d), de->d_name, AT_REMOVEDIR) == 0)
+			fprintf(stderr, "tracefuse: removed the host instance "
+				"%s left by a previous run\n", de->d_name);
+	}
+	closedir(d);
+}
+
+/* ---- which events the tree needs ---- */
+
+static bool event_needed(struct tf_tracing *t, unsigned index)
+{
+	struct tf_trace_array *tr;
+	bool need = false;
+
+	/* callers normally hold t->lock; RCU keeps a stray caller safe */
+	tf_rcu_read_lock();
+	cds_list_for_each_entry_rcu(tr, &t->instances, list)
+		if (atomic_load(&tr->files[index].flags) & TF_FILE_ENABLED) {
+			need = true;
+			break;
+		}
+	tf_rcu_read_unlock();
+	return need;
+}
+
+/* Brings the host's enable state of one event in line with the tree. */
+static void sync_event(struct ksource *ks, struct tf_tracing *t,
+		       unsigned index)
+{
+	struct tf_event *ev = ks->reg->events[index];
+	bool need;
+	char path[512];
+	int ret;
+
+	if (strcmp(ev->system, "ftrace") == 0)
+		return;		/* not enableable; trace_marker is ours */
+	pthread_mutex_lock(&ks->ctl_lock);
+	need = event_needed(t, index);
+	if (need == ks->host_on[index]) {
+		pthread_mutex_unlock(&ks->ctl_lock);
+		return;
+	}
+	snprintf(path, sizeof(path), "events/%s/%s/enable", ev->system,
+		 ev->name);
+	ret = write_at(ks->inst_fd, path, need ? "1" : "0");
+	if (ret < 0 && ret != -ENOENT)
+		fprintf(stderr, "tracefuse: kernel source: %s %s:%s on the "
+			"host: %s\n", need ? "enabling" : "disabling",
+			ev->system, ev->name, strerror(-ret));
+	if (ret == 0)
+		ks->host_on[index] = need;
+	pthread_mutex_unlock(&ks->ctl_lock);
+}
+
+static void enabled_hook(struct tf_event_file *file)
+{
+	struct ksource *ks = active;
+
+	if (ks && ks->started)
+		sync_event(ks, file->tr->tracing, file->event->index);
+}
+
+/* ---- tracefuse's own threads ---- */
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* insertion sort of the (small, nearly sorted) tid list with its dates */
+static void sort_own(struct ksource *ks)
+{
+	for (int i = 1; i < ks->nr_own; i++) {
+		int tid = ks->own[i], j = i;
+		uint64_t seen = ks->own_seen[i];
+
+		for (; j > 0 && ks->own[j - 1] > tid; j--) {
+			ks->own[j] = ks->own[j - 1];
+			ks->own_seen[j] = ks->own_seen[j - 1];
+		}
+		ks->own[j] = tid;
+		ks->own_seen[j] = seen;
+	}
+}
+
+/*
+ * Re-reads our threads.  Threads that have exited stay on the list for
+ * OWN_KEEP_NS: their last records (a FUSE worker switching out before it
+ * ends) are still in the host buffer when the list is next read.
+ */
+static void refresh_own(struct ksource *ks)
+{
+	DIR *d = opendir("/proc/self/task");
+	uint64_t now = now_ns();
+	struct dirent *de;
+	struct stat st;
+	int n = 0;
+
+	if (!d)
+		return;
+	if (fstat(dirfd(d), &st) == 0)
+		ks->own_nlink = st.st_nlink;
+	/* keep the recently seen, then add (or re-date) the present */
+	for (int i = 0; i < ks->nr_own; i++)
+		if (now - ks->own_seen[i] < OWN_KEEP_NS) {
+			ks->own_seen[n] = ks->own_seen[i];
+			ks->own[n++] = ks->own[i];
+		}
+	ks->nr_own = n;
+	while ((de = readdir(d))) {
+		int tid = atoi(de->d_name), i;
+
+		if (tid <= 0)
+			continue;
+		for (i = 0; i < n && ks->own[i] != tid; i++)
+			;
+		if (i < n) {
+			ks->own_seen[i] = now;
+		} else if (ks->nr_own < MAX_OWN) {
+			ks->own_seen[ks->nr_own] = now;
+			ks->own[ks->nr_own++] = tid;
+		}
+	}
+	closedir(d);
+	sort_own(ks);
+}
+
+/* /proc/self/task's link count is 2 + the number of threads: a cheap
+ * look at whether threads came or went since the list was made. */
+static void refresh_own_if_changed(struct ksource *ks)
+{
+	struct stat st;
+
+	if (stat("/proc/self/task", &st) == 0 && st.st_nlink != ks->own_nlink)
+		refresh_own(ks);
+}
+
+static bool is_own(const struct ksource *ks, int pid)
+{
+	return pid > 0 && bsearch(&pid, ks->own, (size_t)ks->nr_own,
+				  sizeof(int), cmp_int) != NULL;
+}
+
+/*
+ * Whether @pid (whose comm is @comm) is one of our threads.  A thread
+ * newer than the list (libfuse makes and ends workers all the time) is
+ * found by its comm, which it inherits from ours, then checked in
+ * /proc/self/task once (the answer is cached).
+ */
+static bool is_self(struct ksource *ks, int pid, const char *comm)
+{
+	unsigned slot = (unsigned)pid % NOT_OWN_SLOTS;
+	char path[64];
+
+	if (is_own(ks, pid))
+		return true;
+	if (pid <= 0 || !comm || strcmp(comm, ks->self_comm) != 0 ||
+	    ks->not_own[slot] == pid)
+		return false;
+	snprintf(path, sizeof(path), "/proc/self/task/%d", pid);
+	if (access(path, F_OK) < 0) {
+		ks->not_own[slot] = pid;
+		return false;
+	}
+	if (ks->nr_own < MAX_OWN) {
+		ks->own_seen[ks->nr_own] = now_ns();
+		ks->own[ks->nr_own++] = pid;
+		sort_own(ks);
+	}
+	return true;
+}
+
+/*
+ * The kernel keeps our own threads out of the instance too (the
+ * instance's set_event_notrace_pid with options/event-fork, so that
+ * threads created later inherit it); wakeups of and switches to them
+ * are dropped here.
+ */
+static void exclude_own_in_kernel(struct ksource *ks)
+{
+	char buf[MAX_OWN * 12 + 1];
+	size_t len = 0;
+
+	write_at(ks->inst_fd, "options/event-fork", "1");
+	for (int i = 0; i < ks->nr_own; i++)
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "%d ",
+					ks->own[i]);
+	buf[len] = '\0';
+	if (len)
+		write_at(ks->inst_fd, "set_event_notrace_pid", buf);
+}
+
+/* ---- comms ---- */
+
+static void comm_set(struct ksource *ks, int pid, const char *comm,
+		     size_t len)
+{
+	struct comm_ent *e;
+
+	if (pid <= 0)
+		return;
+	e = &ks->comms[(unsigned)pid % COMM_SLOTS];
+	e->pid = pid;
+	if (len > 15)
+		len = 15;
+	memcpy(e->comm, comm, len);
+	e->comm[len] = '\0';
+}
+
+/* The comm of a task that has exited: the host's saved_cmdlines. */
+static bool host_saved_comm(int pid, char comm[16])
+{
+	static char buf[65536];
+	char key[24];
+	char *p;
+	int n;
+
+	if (read_at(host_fd, "saved_cmdlines", buf + 1, sizeof(buf) - 1) <= 0)
+		return false;
+	buf[0] = '\n';
+	n = snprintf(key, sizeof(key), "\n%d ", pid);
+	p = strstr(buf, key);
+	if (!p)
+		return false;
+	p += n;
+	n = (int)strcspn(p, "\n");
+	if (n > 15)
+		n = 15;
+	memcpy(comm, p, (size_t)n);
+	comm[n] = '\0';
+	return true;
+}
+
+static const char *comm_of(struct ksource *ks, int pid)
+{
+	struct comm_ent *e;
+	char path[64], comm[32];
+	ssize_t n;
+
+	if (pid <= 0)
+		return NULL;
+	e = &ks->comms[(unsigned)pid % COMM_SLOTS];
+	if (e->pid == pid)
+		return e->comm[0] ? e->comm : NULL;
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	n = read_at(AT_FDCWD, path, comm, sizeof(comm));
+	if (n > 0) {
+		comm_set(ks, pid, comm, strcspn(comm, "\n"));
+	} else if (host_saved_comm(pid, comm)) {
+		comm_set(ks, pid, comm, strlen(comm));
+	} else {
+		e->pid = pid;
+		e->comm[0] = '\0';
+	}
+	return e->comm[0] ? e->comm : NULL;
+}
+
+/* Comm updates the event itself carries (switch, wakeup, fork, exec). */
+static void snoop_comms(struct ksource *ks, const struct ev_info *info,
+			const uint8_t *data, unsigned size)
+{
+	for (unsigned i = 0; i < info->nr_pairs; i++) {
+		const struct comm_pair *p = &info->pairs[i];
+		const char *c = (const char *)data + p->comm->offset;
+
+		if (p->comm->offset + p->comm->size > size)
+			continue;
+		comm_set(ks, (int)tf_field_read_u64(p->pid, data), c,
+			 strnlen(c, p->comm->size));
+	}
+	if (info->exec_filename) {
+		unsigned len;
+		const char *f = tf_field_read_str(info->exec_filename, data,
+						  size, &len);
+		const char *base;
+
+		if (!f)
+			return;
+		/* begin_new_exec(): __set_task_comm(kbasename(filename)) */
+		base = memrchr(f, '/', len);
+		base = base ? base + 1 : f;
+		comm_set(ks, (int)tf_field_read_u64(info->exec_pid, data),
+			 base, len - (size_t)(base - f));
+	}
+}
+
+static void add_pair(struct ev_info *info, const struct tf_event *ev,
+		     const char *pid, const char *comm)
+{
+	const struct tf_field *p = tf_event_field(ev, pid);
+	const struct tf_field *c = tf_event_field(ev, comm);
+
+	if (p && c && p->kind == TF_FIELD_NUM &&
+	    c->kind == TF_FIELD_STR_STATIC && info->nr_pairs < 2)
+		info->pairs[info->nr_pairs++] = (struct comm_pair){ p, c };
+}
+
+static int build_ids(struct ksource *ks)
+{
+	struct tf_registry *reg = ks->reg;
+	int max = 0;
+
+	for (unsigned i = 0; i < reg->nr_events; i++)
+		if (reg->events[i]->id > max)
+			max = reg->events[i]->id;
+	ks->nr_ids = max + 1;
+	ks->ids = calloc((size_t)ks->nr_ids, sizeof(*ks->ids));
+	if (!ks->ids)
+		return -ENOMEM;
+	for (unsigned i = 0; i < reg->nr_events; i++) {
+		struct tf_event *ev = reg->events[i];
+		struct ev_info *info;
+
+		if (ev->id < 0)
+			continue;
+		info = &ks->ids[ev->id];
+		info->event = ev;
+		add_pair(info, ev, "prev_pid", "prev_comm");
+		add_pair(info, ev, "next_pid", "next_comm");
+		add_pair(info, ev, "child_pid", "child_comm");
+		add_pair(info, ev, "pid", "newcomm");	/* task_rename */
+		if (strcmp(ev->system, "sched") == 0) {
+			if (strcmp(ev->name, "sched_process_exec") == 0) {
+				info->exec_filename =
+					tf_event_field(ev, "filename");
+				info->exec_pid = tf_event_field(ev, "pid");
+				if (!info->exec_pid)
+					info->exec_filename = NULL;
+			}
+			add_pair(info, ev, "pid", "comm");	/* wakeups */
+			info->other_pid = tf_event_field(ev, "next_pid");
+			if (!info->other_pid &&
+			    strncmp(ev->name, "sched_wak", 9) == 0)
+				info->other_pid = tf_event_field(ev, "pid");
+		}
+	}
+	return 0;
+}
+
+/* ---- streaming ---- */
+
+static void handle_event(struct ksource *ks, int cpu, const uint8_t *data,
+			 unsigned size, unsigned long long ts)
+{
+	const struct ev_info *info;
+	struct tf_record rec;
+	const char *comm;
+	uint16_t id;
+	int32_t pid;
+
+	if (size < 8)
+		return;
+	memcpy(&id, data, 2);
+	memcpy(&pid, data + 4, 4);
+	if (id >= ks->nr_ids || !ks->ids[id].event) {
+		ks->unknown++;
+		return;
+	}
+	info = &ks->ids[id];
+	snoop_comms(ks, info, data, size);
+	comm = comm_of(ks, pid);
+	if (is_self(ks, pid, comm))
+		return;
+	if (info->other_pid) {
+		int other = (int)tf_field_read_u64(info->other_pid, data);
+
+		if (is_self(ks, other, comm_of(ks, other)))
+			return;
+	}
+	rec = (struct tf_record){
+		.event = info->event,
+		.data = data,
+		.size = size,
+		.ts = ts,
+		.cpu = cpu,
+		.comm = comm,
+	};
+	tf_dispatch(ks->src->tracing, &rec);
+	ks->dispatched++;
+}
+
+/* Reads one CPU's buffer until it is empty; returns the pages read. */
+static int sweep_cpu(struct ksource *ks, struct kcpu *c)
+{
+	int pages = 0;
+
+	for (;;) {
+		unsigned long long ts;
+		ssize_t n = read(c->fd, ks->page, ks->page_size);
+		void *ev;
+
+		if (n <= 0)
+			break;
+		pages++;
+		if (kbuffer_load_subbuffer(ks->kbuf, ks->page) < 0)
+			continue;
+		for (ev = kbuffer_read_event(ks->kbuf, &ts); ev;
+		     ev = kbuffer_next_event(ks->kbuf, &ts))
+			handle_event(ks, c->cpu, ev,
+				     (unsigned)kbuffer_event_size(ks->kbuf),
+				     ts);
+	}
+	return pages;
+}
+
+static int sweep(struct ksource *ks)
+{
+	int pages = 0;
+
+	for (int i = 0; i < ks->nr_cpus; i++)
+		pages += sweep_cpu(ks, &ks->cpus[i]);
+	return pages;
+}
+
+static unsigned long long stat_value(const char *text, const char *key)
+{
+	const char *p = strstr(text, key);
+
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/* Host-side losses, from the instance's per-CPU stats. */
+static void check_lost(struct ksource *ks)
+{
+	for (int i = 0; i < ks->nr_cpus; i++) {
+		struct kcpu *c = &ks->cpus[i];
+		char path[64], buf[1024];
+		unsigned long long lost;
+
+		snprintf(path, sizeof(path), "per_cpu/cpu%d/stats", c->cpu);
+		if (read_at(ks->inst_fd, path, buf, sizeof(buf)) <= 0)
+			continue;
+		lost = stat_value(buf, "\noverrun: ") +
+		       stat_value(buf, "\ndropped events: ");
+		if (lost > c->lost) {
+			fprintf(stderr, "tracefuse: kernel source: cpu%d: "
+				"%llu events lost in the host buffer (%llu "
+				"in all)\n", c->cpu, lost - c->lost, lost);
+			if (c->cpu < 4096)
+				atomic_fetch_add(&lost_by_cpu[c->cpu],
+						 lost - c->lost);
+			c->lost = lost;
+		}
+	}
+}
+
+static void *stream_thread(void *arg)
+{
+	struct ksource *ks = arg;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	pthread_setname_np(pthread_self(), "tf-kernel");
+	/* a loaded machine must not starve the reader into host losses:
+	 * it sleeps most of the time, so a higher weight costs little */
+	setpriority(PRIO_PROCESS, (id_t)gettid(), STREAM_NICE);
+	pthread_mutex_lock(&ks->lock);
+	refresh_own(ks);	/* this thread */
+	pthread_mutex_unlock(&ks->lock);
+	while (!atomic_load(&ks->stop)) {
+		struct pollfd pfd = { .fd = ks->wake_fd, .events = POLLIN };
+		uint64_t now = now_ns();
+		int pages;
+
+		pthread_mutex_lock(&ks->lock);
+		if (now - ks->own_at > OWN_REFRESH_NS) {
+			refresh_own(ks);
+			ks->own_at = now;
+		} else {
+			refresh_own_if_changed(ks);
+		}
+		pages = sweep(ks);
+		pthread_mutex_unlock(&ks->lock);
+		if (now - ks->stats_at > STATS_NS) {
+			check_lost(ks);
+			ks->stats_at = now;
+		}
+		if (pages < SWEEP_AGAIN_PAGES)
+			poll(&pfd, 1, pages ? SWEEP_BUSY_MS : SWEEP_IDLE_MS);
+	}
+	return NULL;
+}
+
+/* ---- the source type ---- */
+
+static void ks_free(struct ksource *ks)
+{
+	if (!ks)
+		return;
+	if (ks->cpus)
+		for (int i = 0; i < ks->nr_cpus; i++)
+			if (ks->cpus[i].fd >= 0)
+				close(ks->cpus[i].fd);
+	if (ks->inst_fd >= 0) {
+		close(ks->inst_fd);
+		if (unlinkat(host_fd, ks->inst_name, AT_REMOVEDIR) < 0)
+			fprintf(stderr, "tracefuse: kernel source: cannot "
+				"remove the host instance %s: %s\n",
+				ks->inst_name, strerror(errno));
+	}
+	if (ks->wake_fd >= 0)
+		close(ks->wake_fd);
+	if (ks->kbuf)
+		kbuffer_free(ks->kbuf);
+	free(ks->page);
+	free(ks->cpus);
+	free(ks->ids);
+	free(ks->host_on);
+	free(ks->comms);
+	pthread_mutex_destroy(&ks->lock);
+	pthread_mutex_destroy(&ks->ctl_lock);
+	free(ks);
+}
+
+static int kernel_create(struct tf_source *src, const char *arg,
+			 struct tf_registry *reg)
+{
+	struct ksource *ks;
+	char probe[64];
+
+	if (arg && *arg)
+		return -EINVAL;
+	if (host_fd < 0)
+		return -ENODEV;
+	/* the records' ids are the host's: the schemas must be too */
+	if (!reg->source_desc || strcmp(reg->source_desc, "host tracefs"))
+		return -EINVAL;
+	remove_stale_instances();
+	/* can we make instances at all? (the real one is made after any
+	 * daemonizing fork, named after the final pid) */
+	snprintf(probe, sizeof(probe), "instances/" INSTANCE_PREFIX "%d",
+		 (int)getpid());
+	if (mkdirat(host_fd, probe, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	unlinkat(host_fd, probe, AT_REMOVEDIR);
+
+	ks = calloc(1, sizeof(*ks));
+	if (!ks)
+		return -ENOMEM;
+	ks->src = src;
+	ks->reg = reg;
+	ks->inst_fd = -1;
+	ks->wake_fd = -1;
+	pthread_mutex_init(&ks->lock, NULL);
+	pthread_mutex_init(&ks->ctl_lock, NULL);
+	src->priv = ks;
+	return 0;
+}
+
+static int open_cpus(struct ksource *ks)
+{
+	int dfd = openat(ks->inst_fd, "per_cpu",
+			 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	struct dirent *de;
+	DIR *d;
+	int cap = 0;
+
+	if (dfd < 0)
+		return -errno;
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return -ENOMEM;
+	}
+	while ((de = readdir(d))) {
+		char path[320];
+		int cpu, fd;
+
+		if (sscanf(de->d_name, "cpu%d", &cpu) != 1)
+			continue;
+		snprintf(path, sizeof(path), "%s/trace_pipe_raw", de->d_name);
+		fd = openat(dirfd(d), path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		if (ks->nr_cpus == cap) {
+			struct kcpu *n;
+
+			cap = cap ? cap * 2 : 8;
+			n = realloc(ks->cpus, (size_t)cap * sizeof(*n));
+			if (!n) {
+				close(fd);
+				break;
+			}
+			ks->cpus = n;
+		}
+		ks->cpus[ks->nr_cpus++] = (struct kcpu){ .cpu = cpu, .fd = fd };
+	}
+	closedir(d);
+	return ks->nr_cpus ? 0 : -ENOENT;
+}
+
+static int kernel_start(struct tf_source *src)
+{
+	struct ksource *ks = src->priv;
+	struct tf_registry *reg = ks->reg;
+	char buf[64];
+	int ret;
+
+	snprintf(ks->inst_name, sizeof(ks->inst_name),
+		 "instances/" INSTANCE_PREFIX "%d", (int)getpid());
+	if (mkdirat(host_fd, ks->inst_name, 0755) < 0 && errno != EEXIST)
+		return -errno;
+	ks->inst_fd = openat(host_fd, ks->inst_name,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (ks->inst_fd < 0)
+		return -errno;
+	/* tracefuse's own timestamps are CLOCK_MONOTONIC: so are these */
+	write_at(ks->inst_fd, "trace_clock", "mono");
+	/* room for bursts between sweeps (the default is 1408 KiB) */
+	if (sysconf(_SC_NPROCESSORS_CONF) <= 16)
+		write_at(ks->inst_fd, "buffer_size_kb", HOST_BUFFER_KB);
+	ks->page_size = 4096;
+	if (read_at(ks->inst_fd, "buffer_subbuf_size_kb", buf,
+		    sizeof(buf)) > 0 && atoi(buf) > 0)
+		ks->page_size = (size_t)atoi(buf) * 1024;
+	ks->page = malloc(ks->page_size);
+	ks->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 :
+				 KBUFFER_LSIZE_4, KBUFFER_ENDIAN_LITTLE);
+	ks->comms = calloc(COMM_SLOTS, sizeof(*ks->comms));
+	ks->host_on = calloc(reg->nr_events ? reg->nr_events : 1, 1);
+	ks->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (!ks->page || !ks->kbuf || !ks->comms || !ks->host_on ||
+	    ks->wake_fd < 0)
+		return -ENOMEM;
+	ret = build_ids(ks);
+	if (ret < 0)
+		return ret;
+	ret = open_cpus(ks);
+	if (ret < 0)
+		return ret;
+	refresh_own(ks);
+	ks->own_at = ks->stats_at = now_ns();
+	if (read_at(AT_FDCWD, "/proc/self/comm", buf, sizeof(buf)) > 0) {
+		buf[strcspn(buf, "\n")] = '\0';
+		snprintf(ks->self_comm, sizeof(ks->self_comm), "%.15s", buf);
+	}
+	exclude_own_in_kernel(ks);
+
+	pthread_mutex_lock(&src->tracing->lock);
+	active = ks;
+	ks->started = true;
+	tf_event_enabled_hook = enabled_hook;
+	for (unsigned i = 0; i < reg->nr_events; i++)
+		sync_event(ks, src->tracing, i);
+	pthread_mutex_unlock(&src->tracing->lock);
+
+	ret = pthread_create(&ks->thread, NULL, stream_thread, ks);
+	if (ret) {
+		ks->started = false;
+		return -ret;
+	}
+	return 0;
+}
+
+static void kernel_drain(struct tf_source *src)
+{
+	struct ksource *ks = src->priv;
+
+	if (!ks || !ks->started)
+		return;
+	pthread_mutex_lock(&ks->lock);
+	/* a FUSE worker thread newer than our list: its wakeups are in */
+	if (!is_own(ks, (int)gettid())) {
+		refresh_own(ks);
+		ks->own_at = now_ns();
+	} else {
+		refresh_own_if_changed(ks);
+	}
+	sweep(ks);
+	pthread_mutex_unlock(&ks->lock);
+}
+
+static void kernel_stop(struct tf_source *src)
+{
+	struct ksource *ks = src->priv;
+	uint64_t one = 1;
+
+	if (!ks || !ks->started)
+		return;
+	pthread_mutex_lock(&src->tracing->lock);
+	tf_event_enabled_hook = NULL;
+	active = NULL;
+	pthread_mutex_unlock(&src->tracing->lock);
+	atomic_store(&ks->stop, true);
+	/* if this fails, the thread wakes within SWEEP_IDLE_MS anyway */
+	(void)!write(ks->wake_fd, &one, sizeof(one));
+	pthread_join(ks->thread, NULL);
+	check_lost(ks);
+	ks->started = false;
+}
+
+static void kernel_destroy(struct tf_source *src)
+{
+	ks_free(src->priv);
+	src->priv = NULL;
+}
+
+const struct tf_source_type tf_source_kernel = {
+	.name = "kernel",
+	.create = kernel_create,
+	.start = kernel_start,
+	.drain = kernel_drain,
+	.stop = kernel_stop,
+	.destroy = kernel_destroy,
+};

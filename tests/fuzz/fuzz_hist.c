@@ -1,0 +1,169 @@
+/*
+ * fuzz_hist.c - libFuzzer target for the hist trigger language.
+ *
+ * Input: one control byte, then up to 8 trigger-file writes separated by
+ * '\n'.  The control byte picks the event (ftrace:print, kmem:kmalloc,
+ * sched:sched_switch, raw_syscalls:sys_enter, sched:sched_process_exec),
+ * whether the trigger file is truncated first and whether records are
+ * fired.  Each write goes through tf_trigger_write (so `hist:`,
+ * `!hist:`, pause/cont/clear, `if` filters and the other commands are
+ * all reached); then records built from the input's bytes (data_loc
+ * words pointing anywhere, truncated records) are fed to the triggers,
+ * and the hist, hist_debug, trigger and error_log files are rendered.
+ * Every trigger is removed at the end of each input.
+ *
+ * Build and run: scripts/fuzz-hist.sh [SECONDS] compiles every source of
+ * src/ but main.c with clang -fsanitize=fuzzer,address,undefined into
+ * fuzz_hist, makes seeds from the hist commands of the tests/hist-golden
+ * scripts and runs it (default 600 s).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <urcu/urcu-memb.h>
+
+#include "events/registry.h"
+#include "hist/hist.h"
+#include "trigger/trigger.h"
+#include "util/rcu.h"
+
+#ifndef TF_FUZZ_FORMATS
+#define TF_FUZZ_FORMATS "tests/oracle/formats-6.12"
+#endif
+
+static struct tf_registry *reg;
+static struct tf_tracing tracing;
+static struct tf_event_file *files[5];
+
+static bool fake_lookup(void *data, uint64_t addr, const char **name,
+			uint64_t *start, uint64_t *size, const char **module)
+{
+	(void)data;
+	if ((addr >> 40) != 0xffffff)
+		return false;
+	*name = (addr & 0x1000) ? "some_function" : "other_fn";
+	*start = addr & ~0xfffULL;
+	*size = 0x1000;
+	*module = (addr & 0x2000) ? "mod" : "";
+	return true;
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	static const char *const evs[5][2] = {
+		{ "ftrace", "print" }, { "kmem", "kmalloc" },
+		{ "sched", "sched_switch" }, { "raw_syscalls", "sys_enter" },
+		{ "sched", "sched_process_exec" },
+	};
+	const char *dir = getenv("TF_FUZZ_FORMATS");
+	struct tf_hist_symbols syms = { .lookup = fake_lookup };
+	int fd;
+
+	(void)argc;
+	(void)argv;
+	fd = open(dir ? dir : TF_FUZZ_FORMATS, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "fuzz") < 0) {
+		fprintf(stderr, "fuzz_hist: cannot load formats (TF_FUZZ_FORMATS)\n");
+		exit(1);
+	}
+	close(fd);
+	if (tf_tracing_init(&tracing, reg, 4) < 0 || tf_hist_init() < 0)
+		exit(1);
+	tf_hist_set_symbols(&syms);
+	for (int i = 0; i < 5; i++) {
+		struct tf_event *ev = tf_registry_find(reg, evs[i][0], evs[i][1]);
+
+		if (!ev) {
+			fprintf(stderr, "fuzz_hist: no event %s:%s\n", evs[i][0], evs[i][1]);
+			exit(1);
+		}
+		files[i] = &tracing.top->files[ev->index];
+	}
+	return 0;
+}
+
+static void render(struct tf_event_file *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	tf_hist_show(f, &sb);
+	sb_release(&sb);
+	tf_hist_debug_show(f, &sb);
+	sb_release(&sb);
+	tf_trigger_show(f, &sb);
+	sb_release(&sb);
+	tf_error_log_show(&tracing.top->error_log, &sb);
+	sb_release(&sb);
+}
+
+static void fire(struct tf_event_file *f, const uint8_t *data, size_t size,
+		 unsigned k)
+{
+	static const uint64_t stack[4] = {
+		0xffffff0000001010ull, 0xffffff0000003020ull, 0x1234, 0
+	};
+	uint8_t rec[256];
+	uint16_t type = (uint16_t)f->event->id;
+	struct tf_record r = {
+		.event = f->event, .data = rec, .size = sizeof(rec),
+		.ts = 1000 + k * 977, .cpu = (int)(k % 5),
+		.comm = k % 3 ? "bash" : NULL,
+		.stack = k & 1 ? stack : NULL, .nr_stack = k & 1 ? 4 : 0,
+	};
+
+	for (unsigned i = 0; i < sizeof(rec); i++)
+		rec[i] = data[(i * 7 + k) % size] ^ (uint8_t)(i * k);
+	memcpy(rec, &type, 2);
+	if (k % 4 == 3)
+		r.size = (unsigned)(size % sizeof(rec));
+	if (r.size < 8)
+		r.size = 8;
+	tf_rcu_read_lock();
+	tf_triggers_call(f, &r);
+	tf_rcu_read_unlock();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct tf_event_file *f;
+	char *str, *p, *line;
+	unsigned n = 0, ctl;
+
+	if (size < 1 || size > 4096)
+		return 0;
+	ctl = data[0];
+	f = files[ctl % 5];
+	str = strndup((const char *)data + 1, size - 1);
+	if (!str)
+		return 0;
+	pthread_mutex_lock(&tracing.lock);
+	if (ctl & 0x08)
+		tf_trigger_truncate(f);
+	pthread_mutex_unlock(&tracing.lock);
+	p = str;
+	while ((line = strsep(&p, "\n")) && n++ < 8) {
+		pthread_mutex_lock(&tracing.lock);
+		(void)tf_trigger_write(f, line, strlen(line));
+		pthread_mutex_unlock(&tracing.lock);
+		if (ctl & 0x10)
+			for (unsigned k = 0; k < 6; k++)
+				fire(f, data, size, k + n);
+	}
+	if (ctl & 0x20)	/* many distinct keys: fills small maps, drops */
+		for (unsigned k = 0; k < 300; k++)
+			fire(f, data, size, k);
+	render(f);
+	pthread_mutex_lock(&tracing.lock);
+	tf_trigger_truncate(f);
+	tf_error_log_clear(&tracing.top->error_log);
+	pthread_mutex_unlock(&tracing.lock);
+	urcu_memb_barrier();	/* retired maps and triggers: no leak reports */
+	free(str);
+	return 0;
+}
