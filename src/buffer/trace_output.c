@@ -14,6 +14,7 @@
 
 #include "buffer/saved_cmdlines.h"
 #include "buffer/trace_output.h"
+#include "hist/hist.h"	/* the symbol resolver */
 
 /* libtraceevent keeps caches in the tep handle: print one at a time. */
 static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -74,6 +75,30 @@ static void lat_fmt(struct strbuf *out, unsigned flags, unsigned pc)
 	sb_putc(out, (pc & 0xf0) ? "0123456789abcdef"[(pc >> 4) & 0xf] : '.');
 }
 
+/*
+ * The kernel's trace_stack_print(): "<stack trace>", then " => symbol"
+ * per frame (size frames, up to the first ULONG_MAX).
+ */
+static void print_kernel_stack(struct strbuf *out,
+			       const struct tf_rb_entry *e)
+{
+	int32_t size;
+	unsigned max = (e->len - 16) / 8;
+
+	memcpy(&size, e->data + 8, 4);
+	sb_puts(out, "<stack trace>\n");
+	for (unsigned i = 0; i < max && (int)i < size; i++) {
+		uint64_t ip;
+
+		memcpy(&ip, e->data + 16 + 8 * i, 8);
+		if (ip == UINT64_MAX)
+			break;
+		sb_puts(out, " => ");
+		tf_hist_format_sym(out, ip, false);
+		sb_putc(out, '\n');
+	}
+}
+
 void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
 			  const struct tf_rb_entry *e)
 {
@@ -120,6 +145,12 @@ void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
 		for (unsigned i = 12; i < e->len; i++)
 			sb_printf(out, " %02x", e->data[i]);
 		sb_putc(out, '\n');
+		return;
+	}
+	if (strcmp(tev->system, "ftrace") == 0 &&
+	    strcmp(tev->name, "kernel_stack") == 0 && e->len >= 16) {
+		pthread_mutex_unlock(&print_lock);
+		print_kernel_stack(out, e);
 		return;
 	}
 	trace_seq_init(&seq);

@@ -13,6 +13,8 @@ int tf_trace_open(struct tf_open *o);
 int tf_trace_show(struct tf_open *o, struct strbuf *out);
 long tf_trace_write(struct tf_open *o, const char *buf, size_t len);
 int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out);
+/* poll(2) on trace_pipe: readable while the buffer holds records. */
+unsigned tf_trace_pipe_poll(struct tf_open *o, bool peek);
 int tf_snapshot_show(struct tf_open *o, struct strbuf *out);
 long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len);
 int tf_buffer_size_show(struct tf_open *o, struct strbuf *out);

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -152,6 +153,17 @@ long tf_trace_write(struct tf_open *o, const char *buf, size_t len)
 int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out)
 {
 	return render_buffer(o, o->node.tr->buffer, out, false, true);
+}
+
+unsigned tf_trace_pipe_poll(struct tf_open *o, bool peek)
+{
+	struct tf_rb_stats st;
+
+	(void)peek;		/* nothing is consumed by looking */
+	if (o->text.len)
+		return POLLIN | POLLRDNORM;
+	tf_ring_buffer_stats(o->node.tr->buffer, node_cpu(o), &st);
+	return st.entries ? POLLIN | POLLRDNORM : 0;
 }
 
 /* ---- snapshot ---- */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "filter/filter.h"
+#include "fs/files.h"
 #include "fs/tree.h"
 #include "hist/hist.h"
 #include "source/source.h"
@@ -203,6 +204,8 @@ const unsigned tf_nr_event_files =
 
 tf_poll_fn tf_file_poll(const struct tf_file_def *def)
 {
+	if (def->show == tf_trace_pipe_show)
+		return tf_trace_pipe_poll;
 	if (def == &tf_event_files[EV_HIST])
 		return event_hist_poll;
 	return NULL;
