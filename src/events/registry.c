@@ -14,7 +14,7 @@
 #include "util/kstrto.h"
 
 /* The kernel's filter_assign_type(), on the type as the format spells it. */
-static enum tf_field_kind field_kind(const struct tep_format_field *f)
+enum tf_field_kind tf_field_kind_of(const struct tep_format_field *f)
 {
 	const char *type = f->type;
 
@@ -51,7 +51,7 @@ static int add_fields(struct tf_field *out, const struct tep_format_field *f,
 			.size = (unsigned)f->size,
 			.is_signed = (f->flags & TEP_FIELD_IS_SIGNED) != 0,
 			.is_common = common,
-			.kind = field_kind(f),
+			.kind = tf_field_kind_of(f),
 		};
 	}
 	return n;

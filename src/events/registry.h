@@ -53,6 +53,10 @@ const struct tf_system *tf_registry_system(const struct tf_registry *reg,
 const struct tf_system *tf_event_system(const struct tf_registry *reg,
 					const struct tf_event *ev);
 
+struct tep_format_field;
+/* How a field libtraceevent parsed is read (the kernel's filter types). */
+enum tf_field_kind tf_field_kind_of(const struct tep_format_field *f);
+
 /* Parses one format text into a tf_event (used by load and by tests). */
 int tf_registry_add_format(struct tf_registry *reg, const char *system,
 			   const char *text, size_t len);

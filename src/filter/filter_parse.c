@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "filter/filter_internal.h"
+#include "util/kstrto.h"
 
 #define INVERT		1
 #define PROCESS_AND	2
@@ -176,67 +177,12 @@ static bool is_string_type(enum tf_filter_type t)
 /* The kernel's kstrtoull(s, 0, res) on a NUL-terminated token. */
 static int k_strtoull(const char *s, uint64_t *res)
 {
-	unsigned base = 10;
-	uint64_t v = 0;
-	int n = 0;
-
-	if (*s == '+')
-		s++;
-	if (s[0] == '0') {
-		if (tolower((unsigned char)s[1]) == 'x' &&
-		    isxdigit((unsigned char)s[2])) {
-			base = 16;
-			s += 2;
-		} else {
-			base = 8;
-		}
-	}
-	for (;; s++, n++) {
-		unsigned c = (unsigned char)*s, d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (tolower(c) >= 'a' && tolower(c) <= 'f')
-			d = tolower(c) - 'a' + 10;
-		else
-			break;
-		if (d >= base)
-			break;
-		if (v > (UINT64_MAX - d) / base)
-			return -ERANGE;
-		v = v * base + d;
-	}
-	if (n == 0)
-		return -EINVAL;
-	if (*s == '\n')
-		s++;
-	if (*s)
-		return -EINVAL;
-	*res = v;
-	return 0;
+	return tf_kstrtoull(s, 0, res);
 }
 
 static int k_strtoll(const char *s, int64_t *res)
 {
-	uint64_t v;
-	int ret;
-
-	if (s[0] == '-') {
-		ret = k_strtoull(s + 1, &v);
-		if (ret)
-			return ret;
-		if (v > (uint64_t)INT64_MAX + 1)
-			return -ERANGE;
-		*res = (int64_t)(0 - v);
-		return 0;
-	}
-	ret = k_strtoull(s, &v);
-	if (ret)
-		return ret;
-	if (v > (uint64_t)INT64_MAX)
-		return -ERANGE;
-	*res = (int64_t)v;
-	return 0;
+	return tf_kstrtoll(s, 0, res);
 }
 
 /* ---- CPUS{} ---------------------------------------------------------- */

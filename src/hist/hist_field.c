@@ -13,45 +13,18 @@
 #include <string.h>
 
 #include "hist/hist_internal.h"
+#include "util/kstrto.h"
 
 /* ---- numbers, as the kernel's kstrtoul/kstrtoull (base 0) --------------- */
 
 int hist_kstrtoull(const char *s, unsigned long long *res)
 {
-	unsigned long long v = 0;
-	unsigned int base = 10, d;
-	bool any = false;
+	uint64_t v;
+	int ret = tf_kstrtoull(s, 0, &v);
 
-	if (*s == '+')
-		s++;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
-		base = 16;
-		s += 2;
-	} else if (s[0] == '0') {
-		base = 8;
-	}
-	for (; *s; s++) {
-		if (isdigit((unsigned char)*s))
-			d = *s - '0';
-		else if (isxdigit((unsigned char)*s))
-			d = (tolower((unsigned char)*s) - 'a') + 10;
-		else
-			break;
-		if (d >= base)
-			break;
-		if (v > (~0ULL - d) / base)
-			return -ERANGE;
-		v = v * base + d;
-		any = true;
-	}
-	if (!any)
-		return -EINVAL;
-	if (*s == '\n')
-		s++;
-	if (*s)
-		return -EINVAL;
-	*res = v;
-	return 0;
+	if (ret == 0)
+		*res = v;
+	return ret;
 }
 
 /* ---- hist fields --------------------------------------------------------- */

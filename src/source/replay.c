@@ -137,31 +137,6 @@ static uint64_t now_ns(void)
 /* ---------------------------------------------------------------- */
 /* Fields.                                                          */
 
-/* The registry's field kinds, from libtraceevent's view of a field. */
-static enum tf_field_kind tep_field_kind(const struct tep_format_field *f)
-{
-	const char *type = f->type;
-
-	if (strstr(type, "__data_loc")) {
-		if (strstr(type, "char"))
-			return TF_FIELD_STR_DYN;
-		if (strstr(type, "cpumask_t"))
-			return TF_FIELD_CPUMASK;
-		return TF_FIELD_DYN_ARRAY;
-	}
-	if (strstr(type, "__rel_loc") && strstr(type, "char"))
-		return TF_FIELD_STR_REL;
-	if (strchr(type, '[') && strstr(type, "char"))
-		return TF_FIELD_STR_STATIC;
-	if (strcmp(type, "char *") == 0 || strcmp(type, "const char *") == 0)
-		return TF_FIELD_STR_PTR;
-	if (strstr(type, "cpumask"))
-		return TF_FIELD_CPUMASK;
-	if (f->flags & TEP_FIELD_IS_ARRAY)
-		return TF_FIELD_ARRAY;
-	return TF_FIELD_NUM;
-}
-
 static bool is_str(unsigned kind)
 {
 	return kind == TF_FIELD_STR_STATIC || kind == TF_FIELD_STR_DYN ||
@@ -242,7 +217,7 @@ static bool same_layout(const struct tf_event *tree, struct tep_event *fev)
 
 		if (!ff || (unsigned)ff->offset != f->offset ||
 		    (unsigned)ff->size != f->size ||
-		    tep_field_kind(ff) != f->kind ||
+		    tf_field_kind_of(ff) != f->kind ||
 		    ((ff->flags & TEP_FIELD_IS_SIGNED) != 0) != f->is_signed)
 			return false;
 	}
@@ -270,7 +245,7 @@ static int plan_translation(struct xlate *x, struct tep_event *fev)
 		ff = tep_find_any_field(fev, f->name);
 		if (!ff)
 			continue;	/* stays zero */
-		sk = tep_field_kind(ff);
+		sk = tf_field_kind_of(ff);
 		op = (struct xop) {
 			.soff = (unsigned)ff->offset, .ssize = (unsigned)ff->size,
 			.skind = sk, .ssigned = (ff->flags & TEP_FIELD_IS_SIGNED),

@@ -18,6 +18,7 @@
 #include "filter/filter.h"
 #include "trigger/trigger.h"
 #include "trigger/trigger_internal.h"
+#include "util/kstrto.h"
 
 #define TF_TRIGGER_MAX_WRITE 4096	/* the kernel's PAGE_SIZE limit */
 #define MAX_EXTRA_COMMANDS 8
@@ -171,47 +172,12 @@ long tf_trigger_write(struct tf_event_file *file, const char *buf,
 /* The kernel's kstrtoul(s, 0, res). */
 int tf_trigger_kstrtoul(const char *s, unsigned long *res)
 {
-	unsigned base = 10;
-	unsigned long v = 0;
-	bool overflow = false;
-	const char *p;
+	uint64_t v;
+	int ret = tf_kstrtoull(s, 0, &v);
 
-	if (*s == '+')
-		s++;
-	if (s[0] == '0') {
-		if (tolower((unsigned char)s[1]) == 'x' &&
-		    isxdigit((unsigned char)s[2])) {
-			base = 16;
-			s += 2;
-		} else {
-			base = 8;
-		}
-	}
-	for (p = s; *p; p++) {
-		unsigned d;
-
-		if (isdigit((unsigned char)*p))
-			d = (unsigned)(*p - '0');
-		else if (isxdigit((unsigned char)*p))
-			d = (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
-		else
-			break;
-		if (d >= base)
-			break;
-		if (v > (~0UL - d) / base)
-			overflow = true;
-		v = v * base + d;
-	}
-	if (overflow)
-		return -ERANGE;
-	if (p == s)
-		return -EINVAL;
-	if (*p == '\n')
-		p++;
-	if (*p)
-		return -EINVAL;
-	*res = v;
-	return 0;
+	if (ret == 0)
+		*res = (unsigned long)v;
+	return ret;
 }
 
 /*
