@@ -48,3 +48,20 @@ PY
 	assert_success
 	assert_output "ok"
 }
+
+@test ".function in a filter takes the host's kallsyms: in the function matches, outside does not" {
+	addr=$(grep -m1 ' [Tt] schedule$' /proc/kallsyms | cut -d' ' -f1)
+	[ -n "$addr" ] && [ "$addr" != 0000000000000000 ] ||
+		skip "/proc/kallsyms hides addresses here"
+	cd "$TF_MNT/events/kmem/kmalloc"
+	assert_equal "$(w filter 'call_site.function == no_such_function')" \
+		"Invalid argument"
+	run cat filter
+	assert_line --index 2 "parse_error: Function not found"
+	assert_equal "$(w filter 'call_site.function == schedule')" OK
+	echo 1 > enable
+	printf 'kmem:kmalloc pid=1 call_site=0x%x bytes_req=1\nkmem:kmalloc pid=1 call_site=0x10 bytes_req=2\n' \
+		$((0x$addr + 4)) | "${TF_BUILDDIR:-$TF_TOP}/tracefuse-inject" "$TF_MNT"
+	run sh -c "grep -v '^#' '$TF_MNT/trace' | grep -o 'bytes_req=[0-9]*'"
+	assert_output "bytes_req=1"
+}

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "filter/filter.h"
 #include "hist/hist.h"
 #include "trigger/trigger.h"
 #include "fs/fuse_ops.h"
@@ -342,6 +343,8 @@ int main(int argc, char **argv)
 	tf_trace_marker_init(reg);
 	tf_trigger_init(reg);
 	tf_hist_init();		/* the "hist" trigger command */
+	/* .function in filters: the host's kallsyms, as .sym in hist */
+	tf_filter_set_symbol_lookup(&tf_kallsyms_filter_symbols);
 	for (int i = 0; i < opt.nr_events; i++) {
 		if (tf_set_event_token(t.top, opt.events[i], 1) < 0) {
 			fprintf(stderr, "tracefuse: -e %s: no such event\n",

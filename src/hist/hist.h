@@ -80,6 +80,11 @@ void tf_hist_set_symbols(const struct tf_hist_symbols *syms);
 /* The kernel's %ps (@offset false) and %pS (@offset true) of @addr. */
 void tf_hist_format_sym(struct strbuf *out, uint64_t addr, bool offset);
 
+/* The host's /proc/kallsyms for filters' .function (the same table
+ * .sym uses), given to tf_filter_set_symbol_lookup() at start. */
+struct tf_filter_symbols;
+extern const struct tf_filter_symbols tf_kallsyms_filter_symbols;
+
 /* The kernel's name of syscall @nr for .syscall (x86_64), or NULL. */
 const char *tf_hist_syscall_name(uint64_t nr);
 

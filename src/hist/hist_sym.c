@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "filter/filter.h"
 #include "hist/hist_internal.h"
 #include "hist/hist_syscalls.h"
 
@@ -149,3 +150,32 @@ void tf_hist_format_sym(struct strbuf *out, uint64_t addr, bool offset)
 	if (offset && module && *module)
 		sb_printf(out, " [%s]", module);
 }
+
+/* ---- the same table for filters' .function ----------------------------- */
+
+static uint64_t filter_lookup_name(void *data, const char *name)
+{
+	(void)data;
+	pthread_once(&ksyms_once, ksyms_load);
+	for (size_t i = 0; i < nr_ksyms; i++)
+		if (strcmp(ksyms[i].name, name) == 0)
+			return ksyms[i].addr;
+	return 0;
+}
+
+static bool filter_lookup_addr(void *data, uint64_t addr, uint64_t *start,
+			       uint64_t *end)
+{
+	const char *name, *module;
+	uint64_t size;
+
+	if (!kallsyms_lookup(data, addr, &name, start, &size, &module))
+		return false;
+	*end = *start + size;
+	return true;
+}
+
+const struct tf_filter_symbols tf_kallsyms_filter_symbols = {
+	.lookup_name = filter_lookup_name,
+	.lookup_addr = filter_lookup_addr,
+};
