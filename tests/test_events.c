@@ -12,23 +12,16 @@
 #include "events/registry.h"
 #include "events/trace_array.h"
 #include "util/rcu.h"
+#include "util/kstrto.h"
 
 #ifndef FORMATS_DIR
 #define FORMATS_DIR "tests/oracle/formats-6.12"
 #endif
 
+/* A whole file (the formats and available_events of the fixture). */
 static char *slurp(const char *path)
 {
-	static char buf[1 << 20];
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (n < 0)
-		return NULL;
-	buf[n] = '\0';
-	return strdup(buf);
+	return tf_read_file_at(AT_FDCWD, path, NULL);
 }
 
 static struct tf_registry *load(void)

@@ -35,6 +35,7 @@
 #include "events/trace_array.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
+#include "util/kstrto.h"
 
 #ifndef FORMATS_DIR
 #define FORMATS_DIR "tests/oracle/formats-6.12"
@@ -49,18 +50,10 @@ static struct tf_event *sig_ev;
 static atomic_int stop_ingest;
 static atomic_long progress[NR_INGEST];	/* records dispatched, per thread */
 
+/* A whole file (the formats and available_events of the fixture). */
 static char *slurp(const char *path)
 {
-	static char buf[1 << 20];
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (n < 0)
-		return NULL;
-	buf[n] = '\0';
-	return strdup(buf);
+	return tf_read_file_at(AT_FDCWD, path, NULL);
 }
 
 static void set_int(uint8_t *data, const char *field, int32_t v)
