@@ -32,6 +32,7 @@
 #include "hist/tracing_map.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
+#include "bench_keys.h"
 
 #include <fcntl.h>
 #include <pthread.h>
@@ -53,81 +54,7 @@ static struct tf_registry *reg;
 static struct tf_tracing tracing;
 static struct tf_event_file *kmalloc_file;
 
-static double clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static double now_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
-
-static double cpu_ns(void)
-{
-	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
-}
-
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* the distinct key of rank r: scattered, never 0 (as bench_map.c) */
-static uint64_t key_of(uint64_t r)
-{
-	uint64_t s = r * 7919 + 1;
-
-	return splitmix(&s) | 1;
-}
-
-/* n keys over n_keys distinct ones, uniform or Zipf(1.0) by rank */
-static uint64_t *gen_keys(unsigned int n, unsigned int n_keys, bool zipf,
-			  uint64_t seed)
-{
-	uint64_t *ev = malloc((size_t)n * sizeof(*ev));
-	double *cdf = NULL;
-	unsigned int i;
-
-	if (zipf) {
-		double sum = 0;
-
-		cdf = malloc((size_t)n_keys * sizeof(*cdf));
-		for (i = 0; i < n_keys; i++)
-			cdf[i] = (sum += 1.0 / (i + 1));
-		for (i = 0; i < n_keys; i++)
-			cdf[i] /= sum;
-	}
-	for (i = 0; i < n; i++) {
-		uint64_t r = splitmix(&seed);
-
-		if (zipf) {
-			double u = (r >> 11) * 0x1.0p-53;
-			unsigned int lo = 0, hi = n_keys - 1;
-
-			while (lo < hi) {
-				unsigned int mid = (lo + hi) / 2;
-
-				if (cdf[mid] < u)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-			ev[i] = key_of(lo);
-		} else {
-			ev[i] = key_of(r % n_keys);
-		}
-	}
-	free(cdf);
-	return ev;
-}
+/* clocks and key streams: bench_keys.h */
 
 /* kmem:kmalloc records (6.12 layout) for @keys */
 static uint8_t *build_records(const uint64_t *keys, unsigned int n)
@@ -328,8 +255,8 @@ static void bench_case(unsigned int n_keys, bool zipf, unsigned int size)
 	struct stat3 sb, s1, s2;
 	unsigned int r, bare_bits = tracing_map_size_to_bits(n_keys);
 
-	keys[0] = gen_keys(n_events, n_keys, zipf, 1);
-	keys[1] = gen_keys(n_events, n_keys, zipf, 2);
+	keys[0] = gen_events(n_events, n_keys, zipf, 1);
+	keys[1] = gen_events(n_events, n_keys, zipf, 2);
 	recs[0] = build_records(keys[0], n_events);
 	recs[1] = build_records(keys[1], n_events);
 	for (r = 0; r < reps; r++) {
@@ -362,7 +289,7 @@ static void bench_case(unsigned int n_keys, bool zipf, unsigned int size)
 static void bench_render(const char *sort, const char *label)
 {
 	unsigned int n_keys = 100000, n = 1u << 20;
-	uint64_t *keys = gen_keys(n, n_keys, true, 3);
+	uint64_t *keys = gen_events(n, n_keys, true, 3);
 	uint64_t *all = malloc(n_keys * sizeof(*all));
 	uint8_t *recs, *recs_all;
 	double ms[32], cpu[32];
