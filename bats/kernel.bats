@@ -116,6 +116,27 @@ host_events() { sort "$INST/set_event"; }
 	[ -z "$(host_events)" ]
 }
 
+@test "a stacktrace trigger on a live event records the kernel stack the host gives" {
+	start
+	cd "$MNT"
+	echo stacktrace > events/sched/sched_process_exec/trigger
+	echo 1 > events/sched/sched_process_exec/enable
+	# the host instance writes kernel_stack records after each event
+	[ "$(cat "$INST/options/stacktrace")" = 1 ]
+	/bin/true
+	run grep -A12 'filename=/bin/true ' trace
+	[ "$status" -eq 0 ]
+	echo "$output"
+	[[ "$output" == *": <stack trace>"* ]]
+	[[ "$output" == *" => bprm_execve"* ]]
+	echo '!stacktrace' >> events/sched/sched_process_exec/trigger
+	for _ in $(seq 40); do
+		[ "$(cat "$INST/options/stacktrace")" = 0 ] && break
+		sleep 0.05
+	done
+	[ "$(cat "$INST/options/stacktrace")" = 0 ]
+}
+
 @test "an instance left by a dead tracefuse is removed at start" {
 	sh -c 'exit 0' &
 	local dead=$!

@@ -47,6 +47,7 @@
 #include <urcu/rculist.h>
 #include "source/kernel.h"
 #include "source/source.h"
+#include "trigger/trigger.h"
 
 #define INSTANCE_PREFIX "tracefuse-"
 #define SWEEP_IDLE_MS 10	/* between sweeps when the buffers are quiet */
@@ -84,6 +85,14 @@ struct kcpu {
 	int cpu;		/* host CPU number */
 	int fd;			/* per_cpu/cpuN/trace_pipe_raw, O_NONBLOCK */
 	unsigned long long lost;	/* overrun + dropped, from stats */
+	/*
+	 * While stacks are wanted, the host writes a kernel_stack record
+	 * right after each event: the event waits here for it.
+	 */
+	uint8_t *pending;
+	unsigned pending_size;
+	unsigned long long pending_ts;
+	uint16_t pending_id;
 };
 
 struct ksource {
@@ -114,6 +123,8 @@ struct ksource {
 	nlink_t own_nlink;
 	uint64_t own_at, stats_at;
 	unsigned long long dispatched, unknown;
+	int kstack_id;			/* ftrace:kernel_stack, or -1 */
+	bool stacks;			/* options/stacktrace on the host */
 };
 
 static int host_fd = -1;
@@ -259,12 +270,57 @@ static void sync_event(struct ksource *ks, struct tf_tracing *t,
 	pthread_mutex_unlock(&ks->ctl_lock);
 }
 
+/*
+ * The kernel's stacktrace trigger records the stack of the event that
+ * fires it; the host gives stacks only as kernel_stack records after
+ * each event, with the instance's stacktrace option.  So that option is
+ * on while any event file of the tree has a stacktrace trigger.
+ */
+static bool stacks_needed(struct tf_tracing *t)
+{
+	struct tf_trace_array *tr;
+	bool need = false;
+
+	tf_rcu_read_lock();
+	cds_list_for_each_entry_rcu(tr, &t->instances, list) {
+		for (unsigned i = 0; i < t->reg->nr_events && !need; i++) {
+			struct tf_trigger *data;
+
+			cds_list_for_each_entry_rcu(data,
+						    &tr->files[i].triggers,
+						    list)
+				if (strcmp(data->cmd->name, "stacktrace") == 0)
+					need = true;
+		}
+		if (need)
+			break;
+	}
+	tf_rcu_read_unlock();
+	return need;
+}
+
+static void sync_stacks(struct ksource *ks, struct tf_tracing *t)
+{
+	bool need;
+
+	if (ks->kstack_id < 0)
+		return;
+	need = stacks_needed(t);
+	pthread_mutex_lock(&ks->ctl_lock);
+	if (need != ks->stacks &&
+	    write_at(ks->inst_fd, "options/stacktrace", need ? "1" : "0") == 0)
+		ks->stacks = need;
+	pthread_mutex_unlock(&ks->ctl_lock);
+}
+
 static void enabled_hook(struct tf_event_file *file)
 {
 	struct ksource *ks = active;
 
-	if (ks && ks->started)
+	if (ks && ks->started) {
 		sync_event(ks, file->tr->tracing, file->event->index);
+		sync_stacks(ks, file->tr->tracing);
+	}
 }
 
 /* ---- tracefuse's own threads ---- */
@@ -548,8 +604,9 @@ static int build_ids(struct ksource *ks)
 
 /* ---- streaming ---- */
 
-static void handle_event(struct ksource *ks, int cpu, const uint8_t *data,
-			 unsigned size, unsigned long long ts)
+static void dispatch_one(struct ksource *ks, int cpu, const uint8_t *data,
+			 unsigned size, unsigned long long ts,
+			 const uint64_t *stack, unsigned nr_stack)
 {
 	const struct ev_info *info;
 	struct tf_record rec;
@@ -557,14 +614,8 @@ static void handle_event(struct ksource *ks, int cpu, const uint8_t *data,
 	uint16_t id;
 	int32_t pid;
 
-	if (size < 8)
-		return;
 	memcpy(&id, data, 2);
 	memcpy(&pid, data + 4, 4);
-	if (id >= ks->nr_ids || !ks->ids[id].event) {
-		ks->unknown++;
-		return;
-	}
 	info = &ks->ids[id];
 	snoop_comms(ks, info, data, size);
 	comm = comm_of(ks, pid);
@@ -583,9 +634,60 @@ static void handle_event(struct ksource *ks, int cpu, const uint8_t *data,
 		.ts = ts,
 		.cpu = cpu,
 		.comm = comm,
+		.stack = stack,
+		.nr_stack = nr_stack,
 	};
 	tf_dispatch(ks->src->tracing, &rec);
 	ks->dispatched++;
+}
+
+/* Sends the event waiting for its stack on @c, without one. */
+static void flush_pending(struct ksource *ks, struct kcpu *c)
+{
+	if (!c->pending_size)
+		return;
+	dispatch_one(ks, c->cpu, c->pending, c->pending_size, c->pending_ts,
+		     NULL, 0);
+	c->pending_size = 0;
+}
+
+static void handle_event(struct ksource *ks, struct kcpu *c,
+			 const uint8_t *data, unsigned size,
+			 unsigned long long ts)
+{
+	uint16_t id;
+
+	if (size < 8)
+		return;
+	memcpy(&id, data, 2);
+	if (id >= ks->nr_ids || !ks->ids[id].event) {
+		ks->unknown++;
+		return;
+	}
+	if (ks->kstack_id >= 0 && id == ks->kstack_id) {
+		/* the stack of the event before it: int size, then frames */
+		int32_t n;
+		unsigned max = size >= 16 ? (size - 16) / 8 : 0;
+
+		if (!c->pending_size || size < 16)
+			return;
+		memcpy(&n, data + 8, 4);
+		if (n < 0 || (unsigned)n > max)
+			n = (int32_t)max;
+		dispatch_one(ks, c->cpu, c->pending, c->pending_size,
+			     c->pending_ts, (const uint64_t *)(data + 16),
+			     (unsigned)n);
+		c->pending_size = 0;
+		return;
+	}
+	flush_pending(ks, c);
+	if (ks->stacks && c->pending && size <= ks->page_size) {
+		memcpy(c->pending, data, size);
+		c->pending_size = size;
+		c->pending_ts = ts;
+		return;
+	}
+	dispatch_one(ks, c->cpu, data, size, ts, NULL, 0);
 }
 
 /* Reads one CPU's buffer until it is empty; returns the pages read. */
@@ -605,10 +707,11 @@ static int sweep_cpu(struct ksource *ks, struct kcpu *c)
 			continue;
 		for (ev = kbuffer_read_event(ks->kbuf, &ts); ev;
 		     ev = kbuffer_next_event(ks->kbuf, &ts))
-			handle_event(ks, c->cpu, ev,
+			handle_event(ks, c, ev,
 				     (unsigned)kbuffer_event_size(ks->kbuf),
 				     ts);
 	}
+	flush_pending(ks, c);	/* its stack, if any, came in this read */
 	return pages;
 }
 
@@ -683,6 +786,8 @@ static void *stream_thread(void *arg)
 		pthread_mutex_unlock(&ks->lock);
 		if (now - ks->stats_at > STATS_NS) {
 			check_lost(ks);
+			/* a trigger added without an enable change */
+			sync_stacks(ks, ks->src->tracing);
 			ks->stats_at = now;
 		}
 		if (pages < SWEEP_AGAIN_PAGES)
@@ -697,10 +802,11 @@ static void ks_free(struct ksource *ks)
 {
 	if (!ks)
 		return;
-	if (ks->cpus)
-		for (int i = 0; i < ks->nr_cpus; i++)
-			if (ks->cpus[i].fd >= 0)
-				close(ks->cpus[i].fd);
+	for (int i = 0; ks->cpus && i < ks->nr_cpus; i++) {
+		if (ks->cpus[i].fd >= 0)
+			close(ks->cpus[i].fd);
+		free(ks->cpus[i].pending);
+	}
 	if (ks->inst_fd >= 0) {
 		close(ks->inst_fd);
 		if (unlinkat(host_fd, ks->inst_name, AT_REMOVEDIR) < 0)
@@ -793,7 +899,9 @@ static int open_cpus(struct ksource *ks)
 			}
 			ks->cpus = n;
 		}
-		ks->cpus[ks->nr_cpus++] = (struct kcpu){ .cpu = cpu, .fd = fd };
+		ks->cpus[ks->nr_cpus++] = (struct kcpu){
+			.cpu = cpu, .fd = fd, .pending = malloc(ks->page_size),
+		};
 	}
 	closedir(d);
 	return ks->nr_cpus ? 0 : -ENOENT;
@@ -835,6 +943,12 @@ static int kernel_start(struct tf_source *src)
 	ret = build_ids(ks);
 	if (ret < 0)
 		return ret;
+	{
+		struct tf_event *kstack = tf_registry_find(reg, "ftrace",
+							   "kernel_stack");
+
+		ks->kstack_id = kstack ? kstack->id : -1;
+	}
 	ret = open_cpus(ks);
 	if (ret < 0)
 		return ret;
