@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -27,6 +28,23 @@ static struct cmdline *slots;
 static unsigned nr_slots = DEFAULT_SIZE;
 static unsigned next_slot;
 static int hint[PID_SLOTS];	/* slot + 1 of a pid, by pid % PID_SLOTS */
+
+/*
+ * The event path records a comm with every record; almost always the
+ * table has it already.  Each thread remembers what it recorded last per
+ * pid, so that case takes no lock.  The generation changes whenever the
+ * table forgets something (a recycled slot, a resize), which sends every
+ * thread back to the table.
+ */
+#define SEEN_SLOTS 256
+static atomic_uint generation = 1;
+
+struct seen {
+	int pid;
+	unsigned gen;
+	char comm[TF_COMM_LEN];
+};
+static __thread struct seen seen[SEEN_SLOTS];
 
 static bool ensure(void)
 {
@@ -52,7 +70,15 @@ void tf_saved_cmdlines_record(int pid, const char *comm)
 {
 	int i;
 
+	struct seen *me;
+	unsigned gen;
+
 	if (pid < 0 || !comm)
+		return;
+	me = &seen[(unsigned)pid % SEEN_SLOTS];
+	gen = atomic_load_explicit(&generation, memory_order_acquire);
+	if (me->pid == pid && me->gen == gen &&
+	    strncmp(me->comm, comm, TF_COMM_LEN - 1) == 0)
 		return;
 	pthread_mutex_lock(&lock);
 	if (ensure()) {
@@ -60,11 +86,16 @@ void tf_saved_cmdlines_record(int pid, const char *comm)
 		if (i < 0) {
 			i = (int)next_slot;
 			next_slot = (next_slot + 1) % nr_slots;
+			if (slots[i].comm[0])	/* forgets another pid */
+				atomic_fetch_add(&generation, 1);
 			slots[i].pid = pid;
 		}
 		strncpy(slots[i].comm, comm, TF_COMM_LEN - 1);
 		slots[i].comm[TF_COMM_LEN - 1] = '\0';
 		hint[(unsigned)pid % PID_SLOTS] = i + 1;
+		me->pid = pid;
+		me->gen = atomic_load(&generation);
+		memcpy(me->comm, slots[i].comm, TF_COMM_LEN);
 	}
 	pthread_mutex_unlock(&lock);
 }
@@ -118,6 +149,7 @@ int tf_saved_cmdlines_resize(unsigned n)
 	nr_slots = n;
 	next_slot = 0;
 	memset(hint, 0, sizeof(hint));
+	atomic_fetch_add(&generation, 1);
 	pthread_mutex_unlock(&lock);
 	return 0;
 }
