@@ -50,6 +50,9 @@
 
 static unsigned int n_events = 2u << 20;	/* per thread */
 static unsigned int reps = 5;
+static bool hot_records;
+static bool batched;	/* -b: TF_DISPATCH_BATCH records per read lock */
+static unsigned int only_keys;	/* -k: only the cases with this many keys */
 static struct tf_registry *reg;
 static struct tf_tracing tracing;
 static struct tf_event_file *kmalloc_file;
@@ -141,9 +144,28 @@ static double run_bare(const uint64_t *ev, unsigned int map_bits)
 
 struct ingest {
 	const uint8_t *recs;
+	const uint64_t *keys;
 	pthread_barrier_t *start;
 	double ns;
 };
+
+/*
+ * Event i: one read-side section per record (tf_dispatch), or, with -b,
+ * per TF_DISPATCH_BATCH records as the replay source takes it.
+ */
+static inline void dispatch(const struct tf_record *rec, unsigned int i)
+{
+	if (!batched) {
+		tf_dispatch(&tracing, rec);
+		return;
+	}
+	if (i % TF_DISPATCH_BATCH == 0) {
+		if (i)
+			tf_rcu_read_unlock();
+		tf_rcu_read_lock();
+	}
+	tf_dispatch_locked(&tracing, rec);
+}
 
 static void *ingest_thread(void *arg)
 {
@@ -158,11 +180,30 @@ static void *ingest_thread(void *arg)
 	tf_rcu_read_unlock();
 	pthread_barrier_wait(in->start);
 	t0 = cpu_ns();
-	for (unsigned int i = 0; i < n_events; i++) {
-		rec.data = in->recs + (size_t)i * REC_SIZE;
-		rec.ts = i;
-		tf_dispatch(&tracing, &rec);
+	if (hot_records) {
+		/* one record in a hot page: the key stream is read as the
+		 * floor reads it, written into the record per event */
+		uint8_t page[REC_SIZE] __attribute__((aligned(64)));
+
+		memcpy(page, in->recs, REC_SIZE);
+		rec.data = page;
+		for (unsigned int i = 0; i < n_events; i++) {
+			uint64_t k = in->keys[i], req = 1 + (k & 0xff);
+
+			memcpy(page + 8, &k, 8);
+			memcpy(page + 24, &req, 8);
+			rec.ts = i;
+			dispatch(&rec, i);
+		}
+	} else {
+		for (unsigned int i = 0; i < n_events; i++) {
+			rec.data = in->recs + (size_t)i * REC_SIZE;
+			rec.ts = i;
+			dispatch(&rec, i);
+		}
 	}
+	if (batched)
+		tf_rcu_read_unlock();
 	in->ns = cpu_ns() - t0;
 	return NULL;
 }
@@ -194,7 +235,8 @@ static void totals(uint64_t *hits, uint64_t *drops, uint64_t *entries)
 	sb_release(&sb);
 }
 
-static double run_hist(uint8_t *const *recs, unsigned int n_threads,
+static double run_hist(uint8_t *const *recs, uint64_t *const *keys,
+		       unsigned int n_threads,
 		       unsigned int size, uint64_t *hits, uint64_t *drops,
 		       uint64_t *entries)
 {
@@ -210,7 +252,8 @@ static double run_hist(uint8_t *const *recs, unsigned int n_threads,
 	set_trigger(cmd);
 	pthread_barrier_init(&start, NULL, n_threads);
 	for (unsigned int t = 0; t < n_threads; t++) {
-		in[t] = (struct ingest){ .recs = recs[t], .start = &start };
+		in[t] = (struct ingest){ .recs = recs[t], .keys = keys[t],
+					.start = &start };
 		pthread_create(&tid[t], NULL, ingest_thread, &in[t]);
 	}
 	for (unsigned int t = 0; t < n_threads; t++) {
@@ -255,14 +298,16 @@ static void bench_case(unsigned int n_keys, bool zipf, unsigned int size)
 	struct stat3 sb, s1, s2;
 	unsigned int r, bare_bits = tracing_map_size_to_bits(n_keys);
 
+	if (only_keys && n_keys != only_keys)
+		return;
 	keys[0] = gen_events(n_events, n_keys, zipf, 1);
 	keys[1] = gen_events(n_events, n_keys, zipf, 2);
 	recs[0] = build_records(keys[0], n_events);
 	recs[1] = build_records(keys[1], n_events);
 	for (r = 0; r < reps; r++) {
 		bare[r] = run_bare(keys[0], bare_bits);
-		one[r] = run_hist(recs, 1, size, &h1, &d1, &e1);
-		two[r] = run_hist(recs, 2, size, &h2, &d2, &e2);
+		one[r] = run_hist(recs, keys, 1, size, &h1, &d1, &e1);
+		two[r] = run_hist(recs, keys, 2, size, &h2, &d2, &e2);
 	}
 	sb = stats(bare, reps);
 	s1 = stats(one, reps);
@@ -344,15 +389,18 @@ int main(int argc, char **argv)
 	struct tf_event *ev;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "e:r:qsf:")) != -1) {
+	while ((opt = getopt(argc, argv, "e:r:qsf:pk:b")) != -1) {
 		switch (opt) {
 		case 'e': n_events = strtoul(optarg, NULL, 0); break;
 		case 'r': reps = strtoul(optarg, NULL, 0); break;
 		case 'q': quick = true; break;
 		case 's': render_only = true; break;
 		case 'f': formats = optarg; break;
+		case 'p': hot_records = true; break;
+		case 'b': batched = true; break;
+		case 'k': only_keys = strtoul(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: bench_hist [-e events] [-r reps] [-q] [-s] [-f formats-dir]\n");
+			fprintf(stderr, "usage: bench_hist [-e events] [-r reps] [-q] [-s] [-p] [-b] [-k keys] [-f formats-dir]\n");
 			return 2;
 		}
 	}

@@ -99,12 +99,17 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 		tf_triggers_post_call(file, tt, rec);
 }
 
-void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec)
+void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec)
 {
 	struct tf_trace_array *tr;
 
-	tf_rcu_read_lock();
 	cds_list_for_each_entry_rcu(tr, &t->instances, list)
 		tf_dispatch_to(tr, rec, false);
+}
+
+void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec)
+{
+	tf_rcu_read_lock();
+	tf_dispatch_locked(t, rec);
 	tf_rcu_read_unlock();
 }

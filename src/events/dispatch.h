@@ -11,6 +11,15 @@
 void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec);
 
 /*
+ * The same inside the caller's tf_rcu_read_lock() section: a source that
+ * has a batch of records at hand (a page, a chunk of a file) takes the
+ * read lock once for up to TF_DISPATCH_BATCH of them.  The section must
+ * not block (no waiting, no I/O): writers wait for it to end.
+ */
+void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec);
+#define TF_DISPATCH_BATCH 64
+
+/*
  * Offers @rec to one trace array.  @force records it whatever the event's
  * enable state (trace_marker's ftrace:print has no enable file).
  */

@@ -117,6 +117,7 @@ struct hist_data {
 	bool enable_timestamps;
 	bool remove;
 	bool need_comm;			/* an execname key: save comms */
+	bool key_filled;		/* numeric keys write every key byte */
 	uint64_t id;			/* hist_debug's "hist_data:" */
 	int refs;			/* triggers sharing it (named) */
 };

@@ -614,6 +614,12 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 	for (i = 0; i < hd->n_fields; i++)
 		if (hd->fields[i]->flags & HIST_FIELD_FL_EXECNAME)
 			hd->need_comm = true;
+	/* the event path skips clearing a key that its fields overwrite */
+	hd->key_filled = hd->key_size == 8 * hd->n_keys;
+	for (i = hd->n_vals; i < hd->n_fields; i++)
+		if (hd->fields[i]->flags &
+		    (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))
+			hd->key_filled = false;
 	hd->id = next_hist_id();
 	hd->refs = 1;
 	*out = hd;

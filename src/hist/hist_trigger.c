@@ -302,6 +302,18 @@ static uint64_t hist_fn_call(bool ts_usecs, const struct hist_field *f,
 	}
 }
 
+/* hist_fn_call with the two commonest cases inline: a field, hitcount */
+static inline uint64_t hist_value(bool ts_usecs, const struct hist_field *f,
+				  const struct tf_record *rec)
+{
+	if (f->fn == HIST_FN_NUM &&
+	    f->field->offset + f->field->size <= rec->size)
+		return tf_field_read_u64(f->field, rec->data);
+	if (f->fn == HIST_FN_COUNTER)
+		return 1;
+	return hist_fn_call(ts_usecs, f, rec);
+}
+
 /* The comm a new entry saves (the kernel's save_comm(current)). */
 static void record_comm(const struct tf_record *rec, char comm[HIST_COMM_LEN])
 {
@@ -366,7 +378,8 @@ static void hist_trigger_func(struct tf_trigger *data,
 	/* the trigger's own trace array: a named hist_data may outlive its */
 	ts_usecs = hd->attrs->ts_in_usecs && clock_in_ns(data->file->tr);
 	map = rcu_dereference(hd->map);
-	memset(key, 0, hd->key_size);
+	if (!hd->key_filled)
+		memset(key, 0, hd->key_size);
 
 	for (i = hd->n_vals; i < hd->n_fields; i++) {
 		const struct hist_field *f = hd->fields[i];
@@ -381,7 +394,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 		} else if (f->flags & HIST_FIELD_FL_STRING) {
 			add_string_key(key, f, rec);
 		} else {
-			uint64_t v = hist_fn_call(ts_usecs, f, rec);
+			uint64_t v = hist_value(ts_usecs, f, rec);
 
 			memcpy(key + f->offset, &v, 8);
 		}
@@ -395,7 +408,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 	for (i = 0; i < hd->n_vals; i++) {
 		const struct hist_field *f = hd->fields[i];
 		uint64_t v = (f->flags & HIST_FIELD_FL_STRING) ? 0 :
-			     hist_fn_call(ts_usecs, f, rec);
+			     hist_value(ts_usecs, f, rec);
 
 		tracing_map_update_sum(map, slot, elt, i, v);
 	}

@@ -830,6 +830,7 @@ static unsigned long replay_dispatch(struct replay *r, struct tf_tracing *t)
 	unsigned loops = r->opts.loops ? r->opts.loops : 1;
 	double speed = r->opts.speed;
 	unsigned long n = 0;
+	unsigned int batch = 0;	/* records under the current read lock */
 	uint64_t first = 0, last = 0, span, start = now_ns();
 	int nr_cpus = t->nr_cpus > 0 ? t->nr_cpus : 1;
 
@@ -858,17 +859,32 @@ static unsigned long replay_dispatch(struct replay *r, struct tf_tracing *t)
 			};
 
 			off += sizeof(*h) + ((h->len + 7u) & ~7u);
-			if (speed > 0 &&
-			    !wait_until(r, start + (uint64_t)((double)(rec.ts -
-							first) / speed)))
-				return n;
-			tf_dispatch(t, &rec);
+			if (speed > 0) {
+				/* never wait inside a read-side section */
+				if (batch) {
+					tf_rcu_read_unlock();
+					batch = 0;
+				}
+				if (!wait_until(r, start + (uint64_t)((double)
+						(rec.ts - first) / speed)))
+					return n;
+			}
+			if (!batch++)
+				tf_rcu_read_lock();
+			tf_dispatch_locked(t, &rec);
 			n++;
+			if (batch == TF_DISPATCH_BATCH) {
+				tf_rcu_read_unlock();
+				batch = 0;
+			}
 			if (__builtin_expect(__atomic_load_n(&r->stopping,
 							     __ATOMIC_RELAXED), 0))
-				return n;
+				goto out;
 		}
 	}
+out:
+	if (batch)
+		tf_rcu_read_unlock();
 	return n;
 }
 
