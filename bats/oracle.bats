@@ -63,3 +63,18 @@ teardown() { tf_umount; }
 	echo "$output"
 	assert_success
 }
+
+@test "the ring buffer keeps and drops pages as the kernel's (oracle: ring-buffer.sh)" {
+	run oracle_compare ring-buffer
+	echo "$output"
+	assert_success
+}
+
+@test "the buffer expands on the kernel's writes only (oracle: buffer-expand*.sh)" {
+	for s in buffer-expand buffer-expand2 buffer-expand3 buffer-expand4; do
+		tf_umount; tf_mount
+		run oracle_compare $s
+		echo "$output"
+		assert_success
+	done
+}

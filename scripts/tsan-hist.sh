@@ -8,7 +8,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-/tmp/tsan-hist}
 mkdir -p "$out"
 cd "$top"
-clang -g -O1 -fsanitize=thread -D_GNU_SOURCE \
+clang -g -O1 -fsanitize=thread -D_GNU_SOURCE -DURCU_INLINE_SMALL_FUNCTIONS \
 	-DTF_DATADIR=\"/nonexistent\" -DTF_VERSION=\"tsan\" \
 	-DTF_SRCDATADIR=\""$top/data"\" \
 	-I src -I include -I /usr/include/traceevent -I /usr/include/tracefs \

@@ -17,7 +17,7 @@ MK
 cflags="-g -O1 -fsanitize=thread -pthread -Wall -Wextra -Wno-unused-parameter
 	-Wno-sign-compare -Isrc -Iinclude -I/usr/include/fuse3
 	-I/usr/include/tracefs -I/usr/include/traceevent
-	-D_GNU_SOURCE=1 -DTF_DATADIR=\"/nonexistent\" -DTF_VERSION=\"tsan\"
+	-D_GNU_SOURCE=1 -DURCU_INLINE_SMALL_FUNCTIONS -DTF_DATADIR=\"/nonexistent\" -DTF_VERSION=\"tsan\"
 	-DTF_SRCDATADIR=\"$top/data\""
 objs=
 for s in $srcs; do

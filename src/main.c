@@ -16,6 +16,7 @@
 #include "filter/filter.h"
 #include "hist/hist.h"
 #include "trigger/trigger.h"
+#include "fs/files.h"
 #include "fs/fuse_ops.h"
 #include "source/source.h"
 #include "source/inject.h"
@@ -345,6 +346,8 @@ int main(int argc, char **argv)
 	tf_hist_init();		/* the "hist" trigger command */
 	/* .function in filters: the host's kallsyms, as .sym in hist */
 	tf_filter_set_symbol_lookup(&tf_kallsyms_filter_symbols);
+	if (opt.nr_events)
+		tf_buffer_expand(t.top);	/* as trace-cmd's enable writes */
 	for (int i = 0; i < opt.nr_events; i++) {
 		if (tf_set_event_token(t.top, opt.events[i], 1) < 0) {
 			fprintf(stderr, "tracefuse: -e %s: no such event\n",

@@ -1,12 +1,30 @@
 /*
  * ring_buffer.c - the per-CPU trace buffer (see ring_buffer.h).
  *
- * Each CPU has a circular byte array of entries {ts, len, data}, 8-byte
- * aligned.  An entry that does not fit before the end wraps to the start;
- * the gap left is marked (or implied when too small for a header).  In
- * overwrite mode the oldest entries are dropped to make room.  One short
- * mutex per CPU: an ingest thread feeds one CPU's stream, and readers
- * copy out and leave.
+ * Each CPU has nr_pages pages used as a ring, named by a page counter
+ * that only grows: page p lives in slot p % nr_pages.  `head` is the
+ * page being written, `tail` the oldest page still holding events; the
+ * events are in pages [tail, head].  A page fills as the kernel's does:
+ * an event goes on the head page if its kernel size (event header, data
+ * rounded to 4 bytes, a time extend when the delta does not fit 27 bits)
+ * fits the page's 4080 data bytes, else on a new page.  Taking a new page
+ * when all are in use drops the oldest page whole, counting its unread
+ * events as overrun (overwrite mode), or refuses the event (not
+ * overwriting; counted as dropped).
+ *
+ * Writers of one CPU hold its writer lock; readers take no lock a writer
+ * takes.  A reader copies a page, then checks that the page still holds
+ * the same page counter (`gen`): a writer that recycled the page in the
+ * meantime changed gen before writing into it, so a torn copy is seen and
+ * thrown away (those events were overwritten: lost, as in the kernel).
+ * Page contents are written and read with relaxed atomic 8-byte accesses,
+ * and the committed length is published with release/acquire, as in the
+ * perf ring buffer's head/tail protocol.  Consuming readers (trace_pipe)
+ * serialise on a reader lock and keep their position in `read_pos`.
+ *
+ * Per-CPU state hangs off an RCU-published pointer: resizing builds new
+ * pages, publishes them and frees the old ones after a grace period;
+ * a snapshot swaps the pointers of two buffers.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -14,52 +32,165 @@
 #include <string.h>
 
 #include "buffer/ring_buffer.h"
+#include "util/rcu.h"
 
-#define HDR_SIZE 16u
-#define WRAP_MARK 0xffffffffu
+/* Our entry headers are bigger than the kernel's 4-8 bytes: room for
+ * every event whose kernel size fits (any event of >= 8 data bytes). */
+#define PAGE_PHYS	(2 * TF_RB_PAGE_DATA)
+#define HDR_SIZE	16u
+#define MIN_PAGES	2u
+
+/* the kernel's ring buffer event sizes (ring_buffer.c) */
+#define RB_EVNT_HDR_SIZE	4u
+#define RB_ALIGNMENT		4u
+#define RB_MAX_SMALL_DATA	(RB_ALIGNMENT * 28)
+#define RB_LEN_TIME_EXTEND	8u
+#define TS_DELTA_BITS		27
+
+/* read_pos: page counter << 25 | events consumed on it << 13 | offset */
+#define RP_OFF_BITS	13
+#define RP_ENT_BITS	12
+#define RP_PAGE(rp)	((rp) >> (RP_OFF_BITS + RP_ENT_BITS))
+#define RP_ENT(rp)	(((rp) >> RP_OFF_BITS) & ((1u << RP_ENT_BITS) - 1))
+#define RP_OFF(rp)	((rp) & ((1u << RP_OFF_BITS) - 1))
+#define RP_MAKE(p, e, o) (((uint64_t)(p) << (RP_OFF_BITS + RP_ENT_BITS)) | \
+			  ((uint64_t)(e) << RP_OFF_BITS) | (o))
 
 struct rb_hdr {
 	uint64_t ts;
 	uint32_t len;
-	uint32_t pad;
+	uint32_t ksize;		/* the event's size in the kernel's buffer */
+};
+
+struct rb_page {
+	uint64_t gen;		/* 1 + the page counter it holds; 0: none */
+	uint32_t commit;	/* bytes of data published */
+	uint32_t entries;	/* events published */
+	uint64_t kbytes;	/* their kernel sizes */
+	uint64_t data[PAGE_PHYS / 8];
 };
 
 struct rb_cpu {
-	pthread_mutex_t lock;
-	uint8_t *data;
-	size_t size;
-	size_t head, tail, used;
-	uint64_t entries, written, overrun;
+	pthread_mutex_t wlock;	/* writers */
+	pthread_mutex_t rlock;	/* consuming readers */
+	unsigned nr_pages;
+	struct rb_page *pages;
+	uint64_t head, tail;	/* page counters */
+	uint64_t read_pos;	/* RP_MAKE(); consuming readers write it */
+	uint64_t read_kbytes;	/* kernel bytes consumed on read_pos's page */
+	/* writer-only */
+	uint32_t kused;		/* kernel bytes used on the head page */
+	uint64_t last_ts;
+	/* counters: written by writers (w) or consumers (r), read by all */
+	uint64_t written, overrun, dropped;		/* w */
+	uint64_t kb_written, kb_lost;			/* w */
+	uint64_t read, kb_read, lost_reported;		/* r */
 };
 
 struct tf_ring_buffer {
 	int nr_cpus;
-	struct rb_cpu *cpus;
+	bool overwrite;
+	struct rb_cpu **cpus;	/* RCU */
 };
 
-static size_t entry_size(unsigned len)
+/* swaps and resizes exchange per-CPU pointers: one at a time */
+static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* per-CPU state: published with C11 release/acquire (which TSan sees) */
+#define RB_CPU(rb, i)	__atomic_load_n(&(rb)->cpus[i], __ATOMIC_ACQUIRE)
+#define RB_SET_CPU(rb, i, c) __atomic_store_n(&(rb)->cpus[i], c, __ATOMIC_RELEASE)
+
+#define LOAD(p)		__atomic_load_n(p, __ATOMIC_RELAXED)
+#define STORE(p, v)	__atomic_store_n(p, v, __ATOMIC_RELAXED)
+#define ADD(p, v)	STORE(p, LOAD(p) + (v))	/* one writer */
+
+/* rb_calculate_event_length() */
+static unsigned kernel_event_size(unsigned len)
+{
+	unsigned n = len ? len : 1;
+
+	if (n > RB_MAX_SMALL_DATA)
+		n += 4;
+	n += RB_EVNT_HDR_SIZE;
+	n = (n + RB_ALIGNMENT - 1) & ~(RB_ALIGNMENT - 1);
+	if (n == RB_LEN_TIME_EXTEND + RB_ALIGNMENT)
+		n += RB_ALIGNMENT;
+	return n;
+}
+
+static size_t phys_size(unsigned len)
 {
 	return HDR_SIZE + (((size_t)len + 7) & ~(size_t)7);
 }
 
-struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t cpu_size)
+static struct rb_page *page_of(struct rb_cpu *c, uint64_t p)
+{
+	return &c->pages[p % c->nr_pages];
+}
+
+static void page_start(struct rb_page *pg, uint64_t p)
+{
+	STORE(&pg->gen, p + 1);
+	/* a reader that copies anything written after this sees the new gen */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	STORE(&pg->commit, 0);
+	STORE(&pg->entries, 0);
+	STORE(&pg->kbytes, 0);
+}
+
+static unsigned nr_pages_for(size_t bytes)
+{
+	size_t n = (bytes + TF_RB_PAGE_DATA - 1) / TF_RB_PAGE_DATA;
+
+	return n < MIN_PAGES ? MIN_PAGES : (unsigned)n;
+}
+
+static struct rb_cpu *cpu_create(size_t bytes)
+{
+	struct rb_cpu *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->nr_pages = nr_pages_for(bytes);
+	c->pages = calloc(c->nr_pages, sizeof(*c->pages));
+	if (!c->pages) {
+		free(c);
+		return NULL;
+	}
+	pthread_mutex_init(&c->wlock, NULL);
+	pthread_mutex_init(&c->rlock, NULL);
+	page_start(&c->pages[0], 0);
+	return c;
+}
+
+static void cpu_free(struct rb_cpu *c)
+{
+	if (!c)
+		return;
+	pthread_mutex_destroy(&c->wlock);
+	pthread_mutex_destroy(&c->rlock);
+	free(c->pages);
+	free(c);
+}
+
+struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes)
 {
 	struct tf_ring_buffer *rb = calloc(1, sizeof(*rb));
 
 	if (!rb)
 		return NULL;
 	rb->nr_cpus = nr_cpus;
+	rb->overwrite = true;
 	rb->cpus = calloc((size_t)nr_cpus, sizeof(*rb->cpus));
 	if (!rb->cpus) {
 		free(rb);
 		return NULL;
 	}
 	for (int i = 0; i < nr_cpus; i++)
-		pthread_mutex_init(&rb->cpus[i].lock, NULL);
-	if (tf_ring_buffer_resize(rb, cpu_size) < 0) {
-		tf_ring_buffer_free(rb);
-		return NULL;
-	}
+		if (!(rb->cpus[i] = cpu_create(bytes))) {
+			tf_ring_buffer_free(rb);
+			return NULL;
+		}
 	return rb;
 }
 
@@ -67,10 +198,8 @@ void tf_ring_buffer_free(struct tf_ring_buffer *rb)
 {
 	if (!rb)
 		return;
-	for (int i = 0; i < rb->nr_cpus; i++) {
-		free(rb->cpus[i].data);
-		pthread_mutex_destroy(&rb->cpus[i].lock);
-	}
+	for (int i = 0; i < rb->nr_cpus; i++)
+		cpu_free(rb->cpus[i]);
 	free(rb->cpus);
 	free(rb);
 }
@@ -80,153 +209,409 @@ int tf_ring_buffer_nr_cpus(const struct tf_ring_buffer *rb)
 	return rb->nr_cpus;
 }
 
-int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t cpu_size)
+int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes)
 {
-	cpu_size = (cpu_size + 7) & ~(size_t)7;
-	if (cpu_size < 4096)
-		cpu_size = 4096;
-	for (int i = 0; i < rb->nr_cpus; i++) {
-		struct rb_cpu *c = &rb->cpus[i];
-		uint8_t *p = malloc(cpu_size);
+	struct rb_cpu **fresh = calloc((size_t)rb->nr_cpus, sizeof(*fresh));
+	int i;
 
-		if (!p)
-			return -ENOMEM;
-		pthread_mutex_lock(&c->lock);
-		free(c->data);
-		c->data = p;
-		c->size = cpu_size;
-		c->head = c->tail = c->used = 0;
-		c->entries = c->written = c->overrun = 0;
-		pthread_mutex_unlock(&c->lock);
+	if (!fresh)
+		return -ENOMEM;
+	for (i = 0; i < rb->nr_cpus; i++)
+		if (!(fresh[i] = cpu_create(bytes)))
+			goto nomem;
+	pthread_mutex_lock(&ctl_lock);
+	for (i = 0; i < rb->nr_cpus; i++) {
+		struct rb_cpu *old = rb->cpus[i];
+
+		RB_SET_CPU(rb, i, fresh[i]);
+		fresh[i] = old;
 	}
+	pthread_mutex_unlock(&ctl_lock);
+	/* writers and readers of the old pages are inside read sections */
+	tf_rcu_synchronize();
+	for (i = 0; i < rb->nr_cpus; i++)
+		cpu_free(fresh[i]);
+	free(fresh);
 	return 0;
+nomem:
+	for (i = 0; i < rb->nr_cpus; i++)
+		cpu_free(fresh[i]);
+	free(fresh);
+	return -ENOMEM;
 }
 
-/* Removes the oldest entry (or a wrap gap); the lock is held. */
-static void drop_oldest(struct rb_cpu *c, int count_overrun)
+void tf_ring_buffer_set_overwrite(struct tf_ring_buffer *rb, bool on)
 {
-	struct rb_hdr h;
+	__atomic_store_n(&rb->overwrite, on, __ATOMIC_RELAXED);
+}
 
-	if (c->size - c->tail < HDR_SIZE) {
-		c->used -= c->size - c->tail;
-		c->tail = 0;
-		return;
+/* ---- writing ---- */
+
+/* Drops page @p, the oldest, counting its unread events as overrun. */
+static void drop_page(struct rb_cpu *c, uint64_t p)
+{
+	struct rb_page *pg = page_of(c, p);
+	uint64_t rp = __atomic_load_n(&c->read_pos, __ATOMIC_ACQUIRE);
+	uint64_t lost = LOAD(&pg->entries), lostb = LOAD(&pg->kbytes);
+
+	if (RP_PAGE(rp) > p) {
+		lost = lostb = 0;		/* all consumed */
+	} else if (RP_PAGE(rp) == p) {
+		lost -= RP_ENT(rp) < lost ? RP_ENT(rp) : lost;
+		lostb -= LOAD(&c->read_kbytes) < lostb ?
+			 LOAD(&c->read_kbytes) : lostb;
 	}
-	memcpy(&h, c->data + c->tail, sizeof(h));
-	if (h.len == WRAP_MARK) {
-		c->used -= c->size - c->tail;
-		c->tail = 0;
-		return;
+	ADD(&c->overrun, lost);
+	ADD(&c->kb_lost, lostb);
+	__atomic_store_n(&c->tail, p + 1, __ATOMIC_RELEASE);
+}
+
+/* Moves the writer to a new page; false: full and not overwriting. */
+static bool next_page(struct tf_ring_buffer *rb, struct rb_cpu *c)
+{
+	uint64_t next = c->head + 1, tail = LOAD(&c->tail);
+
+	if (next - tail >= c->nr_pages) {
+		if (__atomic_load_n(&rb->overwrite, __ATOMIC_RELAXED)) {
+			drop_page(c, tail);
+		} else {
+			/* pages a consumer has finished are free again */
+			uint64_t rp = __atomic_load_n(&c->read_pos,
+						      __ATOMIC_ACQUIRE);
+
+			if (RP_PAGE(rp) > tail)
+				tail = RP_PAGE(rp);
+			if (next - tail >= c->nr_pages)
+				return false;
+			__atomic_store_n(&c->tail, tail, __ATOMIC_RELEASE);
+		}
 	}
-	c->used -= entry_size(h.len);
-	c->tail += entry_size(h.len);
-	c->entries--;
-	if (count_overrun)
-		c->overrun++;
-	if (c->used == 0)
-		c->head = c->tail = 0;
+	page_start(page_of(c, next), next);
+	c->kused = 0;
+	__atomic_store_n(&c->head, next, __ATOMIC_RELEASE);
+	return true;
+}
+
+static void put_words(uint64_t *dst, const void *src, size_t len)
+{
+	const unsigned char *s = src;
+	size_t i;
+
+	for (i = 0; i + 8 <= len; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, s + i, 8);
+		STORE(&dst[i / 8], w);
+	}
+	if (i < len) {
+		uint64_t w = 0;
+
+		memcpy(&w, s + i, len - i);
+		STORE(&dst[i / 8], w);
+	}
 }
 
 int tf_ring_buffer_write(struct tf_ring_buffer *rb, int cpu, uint64_t ts,
 			 const void *data, unsigned len)
 {
-	struct rb_cpu *c = &rb->cpus[(unsigned)cpu % (unsigned)rb->nr_cpus];
-	size_t need = entry_size(len), waste;
+	struct rb_cpu *c;
+	struct rb_page *pg;
+	unsigned ksize = kernel_event_size(len), ext = 0;
+	size_t need = phys_size(len);
 	struct rb_hdr h = { .ts = ts, .len = len };
+	uint32_t commit;
 
-	pthread_mutex_lock(&c->lock);
-	if (need > c->size / 2) {
-		pthread_mutex_unlock(&c->lock);
+	if (ksize > TF_RB_PAGE_DATA || need > PAGE_PHYS)
 		return -E2BIG;
-	}
-	waste = c->head + need > c->size ? c->size - c->head : 0;
-	while (c->size - c->used < waste + need)
-		drop_oldest(c, 1);
-	/* dropping may have emptied the buffer and moved head to 0 */
-	waste = c->head + need > c->size ? c->size - c->head : 0;
-	if (waste) {
-		if (waste >= HDR_SIZE) {
-			struct rb_hdr w = { .len = WRAP_MARK };
-
-			memcpy(c->data + c->head, &w, sizeof(w));
+	c = RB_CPU(rb, (unsigned)cpu % (unsigned)rb->nr_cpus);
+	pthread_mutex_lock(&c->wlock);
+	pg = page_of(c, c->head);
+	commit = LOAD(&pg->commit);
+	/* a delta beyond 27 bits costs a time extend (not on a page's first) */
+	if (commit && ts > c->last_ts &&
+	    ts - c->last_ts >= (1ull << TS_DELTA_BITS))
+		ext = RB_LEN_TIME_EXTEND;
+	if (c->kused + ksize + ext > TF_RB_PAGE_DATA ||
+	    commit + need > PAGE_PHYS) {
+		if (!next_page(rb, c)) {
+			ADD(&c->dropped, 1);
+			pthread_mutex_unlock(&c->wlock);
+			return -ENOSPC;
 		}
-		c->used += waste;
-		c->head = 0;
+		pg = page_of(c, c->head);
+		commit = 0;
+		ext = 0;
 	}
-	memcpy(c->data + c->head, &h, sizeof(h));
-	memcpy(c->data + c->head + HDR_SIZE, data, len);
-	c->head += need;
-	if (c->head == c->size)
-		c->head = 0;
-	c->used += need;
-	c->entries++;
-	c->written++;
-	pthread_mutex_unlock(&c->lock);
+	h.ksize = ksize + ext;
+	put_words(&pg->data[commit / 8], &h, sizeof(h));
+	put_words(&pg->data[(commit + HDR_SIZE) / 8], data, len);
+	c->kused += h.ksize;
+	c->last_ts = ts;
+	ADD(&pg->entries, 1);
+	ADD(&pg->kbytes, h.ksize);
+	__atomic_store_n(&pg->commit, commit + (uint32_t)need, __ATOMIC_RELEASE);
+	ADD(&c->written, 1);
+	ADD(&c->kb_written, h.ksize);
+	pthread_mutex_unlock(&c->wlock);
 	return 0;
+}
+
+static void cpu_reset(struct rb_cpu *c)
+{
+	uint64_t next;
+
+	pthread_mutex_lock(&c->wlock);
+	pthread_mutex_lock(&c->rlock);
+	next = c->head + 1;
+	page_start(page_of(c, next), next);
+	__atomic_store_n(&c->tail, next, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->head, next, __ATOMIC_RELEASE);
+	__atomic_store_n(&c->read_pos, RP_MAKE(next, 0, 0), __ATOMIC_RELEASE);
+	STORE(&c->read_kbytes, 0);
+	c->kused = 0;
+	STORE(&c->written, 0);
+	STORE(&c->overrun, 0);
+	STORE(&c->dropped, 0);
+	STORE(&c->kb_written, 0);
+	STORE(&c->kb_lost, 0);
+	STORE(&c->read, 0);
+	STORE(&c->kb_read, 0);
+	STORE(&c->lost_reported, 0);
+	pthread_mutex_unlock(&c->rlock);
+	pthread_mutex_unlock(&c->wlock);
 }
 
 void tf_ring_buffer_reset(struct tf_ring_buffer *rb, int cpu)
 {
-	for (int i = 0; i < rb->nr_cpus; i++) {
-		struct rb_cpu *c = &rb->cpus[i];
-
-		if (cpu >= 0 && i != cpu)
-			continue;
-		pthread_mutex_lock(&c->lock);
-		c->head = c->tail = c->used = 0;
-		c->entries = c->written = c->overrun = 0;
-		pthread_mutex_unlock(&c->lock);
-	}
+	tf_rcu_read_lock();
+	for (int i = 0; i < rb->nr_cpus; i++)
+		if (cpu < 0 || i == cpu)
+			cpu_reset(RB_CPU(rb, i));
+	tf_rcu_read_unlock();
 }
 
 void tf_ring_buffer_swap(struct tf_ring_buffer *a, struct tf_ring_buffer *b)
 {
+	pthread_mutex_lock(&ctl_lock);
 	for (int i = 0; i < a->nr_cpus && i < b->nr_cpus; i++) {
-		struct rb_cpu *x = &a->cpus[i], *y = &b->cpus[i], tmp;
+		struct rb_cpu *x = a->cpus[i];
 
-		pthread_mutex_lock(&x->lock);
-		pthread_mutex_lock(&y->lock);
-		tmp = *x;
-		x->data = y->data; x->size = y->size; x->head = y->head;
-		x->tail = y->tail; x->used = y->used; x->entries = y->entries;
-		x->written = y->written; x->overrun = y->overrun;
-		y->data = tmp.data; y->size = tmp.size; y->head = tmp.head;
-		y->tail = tmp.tail; y->used = tmp.used;
-		y->entries = tmp.entries; y->written = tmp.written;
-		y->overrun = tmp.overrun;
-		pthread_mutex_unlock(&y->lock);
-		pthread_mutex_unlock(&x->lock);
+		/* a write in progress lands in the buffer it started in */
+		RB_SET_CPU(a, i, b->cpus[i]);
+		RB_SET_CPU(b, i, x);
 	}
+	pthread_mutex_unlock(&ctl_lock);
+}
+
+/* ---- reading ---- */
+
+/* Where unconsumed events start: the later of tail and read_pos. */
+static uint64_t read_start(struct rb_cpu *c, uint64_t tail, unsigned *off,
+			   unsigned *ents)
+{
+	uint64_t rp = __atomic_load_n(&c->read_pos, __ATOMIC_ACQUIRE);
+
+	if (RP_PAGE(rp) >= tail) {
+		*off = RP_OFF(rp);
+		*ents = RP_ENT(rp);
+		return RP_PAGE(rp);
+	}
+	*off = 0;
+	*ents = 0;
+	return tail;
 }
 
 void tf_ring_buffer_stats(struct tf_ring_buffer *rb, int cpu,
 			  struct tf_rb_stats *st)
 {
 	memset(st, 0, sizeof(*st));
+	tf_rcu_read_lock();
 	for (int i = 0; i < rb->nr_cpus; i++) {
-		struct rb_cpu *c = &rb->cpus[i];
+		struct rb_cpu *c;
+		uint64_t w, o, r, p, head;
+		unsigned off, ents;
 
 		if (cpu >= 0 && i != cpu)
 			continue;
-		pthread_mutex_lock(&c->lock);
-		st->entries += c->entries;
-		st->written += c->written;
-		st->overrun += c->overrun;
-		st->bytes += c->used;
-		if (c->entries) {
-			size_t t = c->tail;
-			struct rb_hdr h;
+		c = RB_CPU(rb, i);
+		w = LOAD(&c->written);
+		o = LOAD(&c->overrun);
+		r = LOAD(&c->read);
+		st->entries += w > o + r ? w - o - r : 0;
+		st->written += w;
+		st->overrun += o;
+		st->dropped += LOAD(&c->dropped);
+		st->read += r;
+		w = LOAD(&c->kb_written);
+		o = LOAD(&c->kb_lost) + LOAD(&c->kb_read);
+		st->bytes += w > o ? w - o : 0;
+		/* the oldest unconsumed event's timestamp */
+		head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+		for (p = read_start(c, __atomic_load_n(&c->tail,
+						       __ATOMIC_ACQUIRE),
+				    &off, &ents); p <= head; p++, off = 0) {
+			struct rb_page *pg = page_of(c, p);
+			uint64_t gen = __atomic_load_n(&pg->gen,
+						       __ATOMIC_ACQUIRE);
+			uint64_t ts;
 
-			if (c->size - t < HDR_SIZE)
-				t = 0;
-			memcpy(&h, c->data + t, sizeof(h));
-			if (h.len == WRAP_MARK)
-				memcpy(&h, c->data, sizeof(h));
-			if (!st->oldest_ts || h.ts < st->oldest_ts)
-				st->oldest_ts = h.ts;
+			if (gen != p + 1 ||
+			    __atomic_load_n(&pg->commit, __ATOMIC_ACQUIRE) <=
+			    off)
+				continue;
+			ts = LOAD(&pg->data[off / 8]);
+			__atomic_thread_fence(__ATOMIC_ACQUIRE);
+			if (LOAD(&pg->gen) != gen)
+				continue;
+			if (!st->oldest_ts || ts < st->oldest_ts)
+				st->oldest_ts = ts;
+			break;
 		}
-		pthread_mutex_unlock(&c->lock);
 	}
+	tf_rcu_read_unlock();
+}
+
+struct copy_state {
+	struct tf_rb_snapshot *snap;
+	size_t nb, cap_bytes, cap_nr;
+};
+
+static int grow(struct copy_state *cs, size_t bytes, size_t nr)
+{
+	if (cs->nb + bytes > cs->cap_bytes) {
+		size_t cap = cs->cap_bytes ? cs->cap_bytes : 1 << 16;
+		uint8_t *p;
+
+		while (cap < cs->nb + bytes)
+			cap *= 2;
+		if (!(p = realloc(cs->snap->bytes, cap)))
+			return -ENOMEM;
+		cs->snap->bytes = p;
+		cs->cap_bytes = cap;
+	}
+	if (cs->snap->nr + nr > cs->cap_nr) {
+		size_t cap = cs->cap_nr ? cs->cap_nr : 1024;
+		struct tf_rb_entry *e;
+
+		while (cap < cs->snap->nr + nr)
+			cap *= 2;
+		if (!(e = realloc(cs->snap->entries, cap * sizeof(*e))))
+			return -ENOMEM;
+		cs->snap->entries = e;
+		cs->cap_nr = cap;
+	}
+	return 0;
+}
+
+/*
+ * Copies the events of page @p from byte @off; returns how many, or -1
+ * if the page was recycled meanwhile (nothing is kept), -ENOMEM.
+ * *end is the offset after the last event, *kb their kernel bytes.
+ */
+static int copy_page(struct copy_state *cs, struct rb_cpu *c, int cpu,
+		     uint64_t p, unsigned off, unsigned *end, uint64_t *kb)
+{
+	struct rb_page *pg = page_of(c, p);
+	uint64_t gen = __atomic_load_n(&pg->gen, __ATOMIC_ACQUIRE);
+	uint32_t commit;
+	unsigned o;
+	int n = 0;
+
+	*kb = 0;
+	if (gen != p + 1)
+		return -1;
+	commit = __atomic_load_n(&pg->commit, __ATOMIC_ACQUIRE);
+	if (commit <= off) {
+		*end = off;
+		return 0;
+	}
+	/* at most one entry per 24 bytes */
+	if (grow(cs, commit - off, (commit - off) / 24 + 1) < 0)
+		return -ENOMEM;
+	for (o = off; o < commit; o += 8)
+		memcpy(cs->snap->bytes + cs->nb + (o - off),
+		       &(uint64_t){ LOAD(&pg->data[o / 8]) }, 8);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (LOAD(&pg->gen) != gen)
+		return -1;	/* overwritten while we copied */
+	for (o = off; o < commit;) {
+		struct rb_hdr h;
+		size_t at = cs->nb + (o - off);
+
+		memcpy(&h, cs->snap->bytes + at, sizeof(h));
+		cs->snap->entries[cs->snap->nr++] = (struct tf_rb_entry) {
+			.ts = h.ts, .cpu = cpu, .len = h.len,
+			.data = (const uint8_t *)(uintptr_t)(at + HDR_SIZE),
+		};
+		*kb += h.ksize;
+		o += (unsigned)phys_size(h.len);
+		n++;
+	}
+	cs->nb += commit - off;
+	*end = commit;
+	return n;
+}
+
+static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
+		    int consume)
+{
+	uint64_t head, tail, p, first, kb_total = 0, lost;
+	unsigned off, ents, end = 0, last_ents = 0;
+	uint64_t last_p, last_kb = 0;
+	size_t first_entry = cs->snap->nr;
+	int ret = 0;
+
+	if (consume)
+		pthread_mutex_lock(&c->rlock);
+	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+	tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
+	first = consume ? read_start(c, tail, &off, &ents) : tail;
+	if (!consume)
+		off = ents = 0;
+	last_p = first;
+	last_ents = ents;
+	last_kb = first == RP_PAGE(LOAD(&c->read_pos)) ?
+		  LOAD(&c->read_kbytes) : 0;
+	lost = LOAD(&c->overrun);
+	end = off;
+	for (p = first; p <= head; p++, off = 0) {
+		uint64_t kb;
+		unsigned page_end;
+		int n = copy_page(cs, c, cpu, p, off, &page_end, &kb);
+
+		if (n == -ENOMEM) {
+			ret = n;
+			break;
+		}
+		if (n < 0)
+			continue;
+		kb_total += kb;
+		if (p != last_p) {
+			last_p = p;
+			last_ents = 0;
+			last_kb = 0;
+		}
+		last_ents += (unsigned)n;
+		last_kb += kb;
+		end = page_end;
+	}
+	if (consume) {
+		size_t n = cs->snap->nr - first_entry;
+
+		if (n) {
+			cs->snap->entries[first_entry].lost =
+				lost - LOAD(&c->lost_reported);
+			STORE(&c->lost_reported, lost);
+			STORE(&c->read_kbytes, last_kb);
+			__atomic_store_n(&c->read_pos,
+					 RP_MAKE(last_p, last_ents, end),
+					 __ATOMIC_RELEASE);
+			ADD(&c->read, n);
+			ADD(&c->kb_read, kb_total);
+		}
+		pthread_mutex_unlock(&c->rlock);
+	}
+	return ret;
 }
 
 static int entry_cmp(const void *a, const void *b)
@@ -243,65 +628,24 @@ static int entry_cmp(const void *a, const void *b)
 int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 			struct tf_rb_snapshot *snap)
 {
-	size_t cap_bytes = 0, cap_nr = 0, nb = 0, nr = 0;
+	struct copy_state cs = { .snap = snap };
+	int ret = 0;
 
 	memset(snap, 0, sizeof(*snap));
-	for (int i = 0; i < rb->nr_cpus; i++) {
-		if (cpu >= 0 && i != cpu)
-			continue;
-		pthread_mutex_lock(&rb->cpus[i].lock);
-		cap_bytes += rb->cpus[i].used;
-		cap_nr += rb->cpus[i].entries;
-		pthread_mutex_unlock(&rb->cpus[i].lock);
-	}
-	/* records may arrive meanwhile: take what fits, the rest next time */
-	snap->bytes = malloc(cap_bytes + 1);
-	snap->entries = calloc(cap_nr + 1, sizeof(*snap->entries));
-	if (!snap->bytes || !snap->entries) {
+	tf_rcu_read_lock();
+	for (int i = 0; i < rb->nr_cpus && !ret; i++)
+		if (cpu < 0 || i == cpu)
+			ret = copy_cpu(&cs, RB_CPU(rb, i), i,
+				       consume);
+	tf_rcu_read_unlock();
+	if (ret < 0) {
 		tf_rb_snapshot_release(snap);
-		return -ENOMEM;
+		return ret;
 	}
-	for (int i = 0; i < rb->nr_cpus; i++) {
-		struct rb_cpu *c = &rb->cpus[i];
-		size_t t, left;
-
-		if (cpu >= 0 && i != cpu)
-			continue;
-		pthread_mutex_lock(&c->lock);
-		t = c->tail;
-		left = c->entries;
-		while (left && nr < cap_nr) {
-			struct rb_hdr h;
-
-			if (c->size - t < HDR_SIZE) {
-				t = 0;
-				continue;
-			}
-			memcpy(&h, c->data + t, sizeof(h));
-			if (h.len == WRAP_MARK) {
-				t = 0;
-				continue;
-			}
-			if (nb + h.len > cap_bytes)
-				break;
-			memcpy(snap->bytes + nb, c->data + t + HDR_SIZE, h.len);
-			snap->entries[nr++] = (struct tf_rb_entry) {
-				.ts = h.ts, .cpu = i, .len = h.len,
-				.data = (const uint8_t *)(uintptr_t)nb,
-			};
-			nb += (h.len + 7) & ~7u;
-			t += entry_size(h.len);
-			left--;
-			if (consume)
-				drop_oldest(c, 0);
-		}
-		pthread_mutex_unlock(&c->lock);
-	}
-	for (size_t i = 0; i < nr; i++)
+	for (size_t i = 0; i < snap->nr; i++)
 		snap->entries[i].data = snap->bytes +
 					(uintptr_t)snap->entries[i].data;
-	snap->nr = nr;
-	qsort(snap->entries, nr, sizeof(*snap->entries), entry_cmp);
+	qsort(snap->entries, snap->nr, sizeof(*snap->entries), entry_cmp);
 	return 0;
 }
 

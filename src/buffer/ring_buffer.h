@@ -1,13 +1,24 @@
 /*
  * ring_buffer.h - the per-CPU trace buffer: records in the kernel's
- * binary layout with their timestamps, in overwrite mode by default
- * like ftrace (the oldest records go when a CPU's buffer is full).
+ * binary layout with their timestamps, in pages as the kernel's ring
+ * buffer keeps them, in overwrite mode by default like ftrace (when a
+ * CPU's buffer is full the oldest *page* goes, with every event on it).
+ *
+ * Threads: writers of one CPU's buffer serialise among themselves;
+ * readers never take a writer's lock, so a reader never makes an ingest
+ * thread wait.  Writers and readers must be inside tf_rcu_read_lock():
+ * resizing replaces a CPU's pages and frees the old ones after a grace
+ * period.
  */
 #ifndef TF_BUFFER_RING_BUFFER_H
 #define TF_BUFFER_RING_BUFFER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* The kernel's data bytes per ring-buffer page (PAGE_SIZE - header). */
+#define TF_RB_PAGE_DATA 4080u
 
 struct tf_ring_buffer;
 
@@ -16,15 +27,27 @@ struct tf_rb_entry {
 	int cpu;
 	unsigned len;
 	const uint8_t *data;
+	/* consuming reads: events of this CPU lost before this one */
+	uint64_t lost;
 };
 
-struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t cpu_size);
+/* A buffer of @bytes per CPU: DIV_ROUND_UP(bytes, 4080) pages, >= 2. */
+struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes);
 void tf_ring_buffer_free(struct tf_ring_buffer *rb);
 int tf_ring_buffer_nr_cpus(const struct tf_ring_buffer *rb);
-/* Resizes every CPU's buffer; its contents are dropped. */
-int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t cpu_size);
+/*
+ * Resizes every CPU's buffer (its contents are dropped).  Control path:
+ * not inside a read-side section (it waits for a grace period).
+ */
+int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes);
+/* options/overwrite: off, a full buffer drops new events instead. */
+void tf_ring_buffer_set_overwrite(struct tf_ring_buffer *rb, bool on);
 
-/* Writes one record; returns 0, or -E2BIG when it can never fit. */
+/*
+ * Writes one record; returns 0, -E2BIG when it can never fit in a page,
+ * or -ENOSPC when the buffer is full and not overwriting (counted in
+ * the CPU's dropped events).
+ */
 int tf_ring_buffer_write(struct tf_ring_buffer *rb, int cpu, uint64_t ts,
 			 const void *data, unsigned len);
 void tf_ring_buffer_reset(struct tf_ring_buffer *rb, int cpu); /* -1: all */
@@ -32,18 +55,22 @@ void tf_ring_buffer_reset(struct tf_ring_buffer *rb, int cpu); /* -1: all */
 void tf_ring_buffer_swap(struct tf_ring_buffer *a, struct tf_ring_buffer *b);
 
 struct tf_rb_stats {
-	uint64_t entries;	/* records in the buffer now */
-	uint64_t written;	/* records ever written */
-	uint64_t overrun;	/* records overwritten */
-	uint64_t bytes;		/* bytes in use */
+	uint64_t entries;	/* events in the buffer now, not consumed */
+	uint64_t written;	/* events written since the last reset */
+	uint64_t overrun;	/* events lost to overwriting */
+	uint64_t bytes;		/* bytes of those events (kernel sizes) */
 	uint64_t oldest_ts;
+	uint64_t dropped;	/* events refused: full, not overwriting */
+	uint64_t read;		/* events consumed (trace_pipe) */
 };
 void tf_ring_buffer_stats(struct tf_ring_buffer *rb, int cpu,
 			  struct tf_rb_stats *st);
 
 /*
  * A copy of the buffer's records (one CPU, or all when @cpu is -1),
- * merged in timestamp order; with @consume the records are removed.
+ * merged in timestamp order; with @consume the records are removed and
+ * each CPU's first entry says how many events were lost since the last
+ * consuming read.
  */
 struct tf_rb_snapshot {
 	size_t nr;

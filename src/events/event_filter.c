@@ -17,7 +17,7 @@ static void set_filter(struct tf_event_file *file, struct tf_filter *f,
 {
 	struct tf_filter *old = file->filter;
 
-	rcu_assign_pointer(file->filter, f);
+	tf_rcu_assign_pointer(file->filter, f);
 	free(file->filter_text);
 	file->filter_text = text;
 	if (old) {

@@ -99,7 +99,7 @@ int tf_pid_list_write(struct tf_trace_array *tr, enum tf_pid_kind kind,
 		free(nl);
 		nl = NULL;
 	}
-	rcu_assign_pointer(*slot, nl);
+	tf_rcu_assign_pointer(*slot, nl);
 	tf_rcu_synchronize();
 	free(old);
 	return 0;

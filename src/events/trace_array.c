@@ -42,8 +42,12 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	tr->cpumask = t->nr_cpus >= 64 ? ~0ull : (1ull << t->nr_cpus) - 1;
 	tr->subbuf_size_kb = 4;
 	strcpy(tr->trace_clock, "local");
-	tr->buffer = tf_ring_buffer_create(t->nr_cpus,
-					   (size_t)tr->buffer_size_kb * 1024);
+	/* the top buffer starts at its minimum until first used, as the
+	 * kernel's; an instance's is allocated at its full size */
+	tr->buffer_expanded = name != NULL;
+	tr->buffer = tf_ring_buffer_create(t->nr_cpus, tr->buffer_expanded ?
+					   (size_t)tr->buffer_size_kb * 1024 :
+					   2 * TF_RB_PAGE_DATA);
 	if (!tr->buffer)
 		goto fail;
 	return tr;

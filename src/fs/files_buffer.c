@@ -132,8 +132,15 @@ static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
 	ret = tf_ring_buffer_copy(rb, cpu, consume, &snap);
 	if (ret < 0)
 		return ret;
-	for (size_t i = 0; i < snap.nr; i++)
-		tf_trace_print_entry(o->node.t->reg, out, &snap.entries[i]);
+	for (size_t i = 0; i < snap.nr; i++) {
+		const struct tf_rb_entry *e = &snap.entries[i];
+
+		/* print_trace_line(): a consumer learns what it missed */
+		if (e->lost)
+			sb_printf(out, "CPU:%d [LOST %llu EVENTS]\n", e->cpu,
+				  (unsigned long long)e->lost);
+		tf_trace_print_entry(o->node.t->reg, out, e);
+	}
 	tf_rb_snapshot_release(&snap);
 	return sb_error(out);
 }
@@ -214,6 +221,7 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 
 	if (tf_parse_ulong(buf, len, &v) < 0)
 		return -EINVAL;
+	tf_buffer_expand(tr);
 	pthread_mutex_lock(&o->node.t->lock);
 	switch (v) {
 	case 0:
@@ -225,7 +233,7 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 			/* an armed snapshot trigger may be swapping (RCU) */
 			struct tf_ring_buffer *old = tr->snapshot;
 
-			rcu_assign_pointer(tr->snapshot, NULL);
+			tf_rcu_assign_pointer(tr->snapshot, NULL);
 			tf_rcu_synchronize();
 			tf_ring_buffer_free(old);
 		}
@@ -290,10 +298,12 @@ static int stats_show(struct tf_open *o, struct strbuf *out)
 	sb_printf(out, "now ts: %5llu.%06llu\n",
 		  (unsigned long long)now.tv_sec,
 		  (unsigned long long)(now.tv_nsec / 1000));
-	/* events the host's buffers lost before the live source read them */
-	sb_printf(out, "dropped events: %llu\n", tf_kernel_source_lost(
+	/* refused by a full buffer (nooverwrite), and the events the host's
+	 * buffers lost before the live source read them */
+	sb_printf(out, "dropped events: %llu\n", (unsigned long long)
+		  st.dropped + tf_kernel_source_lost(
 		  node_cpu(o), o->node.tr->tracing->nr_cpus));
-	sb_puts(out, "read events: 0\n");
+	sb_printf(out, "read events: %llu\n", (unsigned long long)st.read);
 	return 0;
 }
 

@@ -43,6 +43,7 @@ static long event_enable_write(struct tf_open *o, const char *buf,
 
 	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
 		return -EINVAL;
+	tf_buffer_expand(o->node.tr);	/* tracing_update_buffers() */
 	tf_event_enable_disable(node_file(o), (int)val, false);
 	return (long)len;
 }
@@ -252,6 +253,7 @@ static long system_enable_write(struct tf_open *o, const char *buf,
 
 	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
 		return -EINVAL;
+	tf_buffer_expand(o->node.tr);
 	ret = tf_system_enable_set(o->node.tr, node_system(o), (int)val);
 	return ret < 0 ? ret : (long)len;
 }
@@ -297,6 +299,7 @@ static long all_enable_write(struct tf_open *o, const char *buf, size_t len)
 
 	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
 		return -EINVAL;
+	tf_buffer_expand(o->node.tr);
 	ret = tf_system_enable_set(o->node.tr, NULL, (int)val);
 	return ret < 0 ? ret : (long)len;
 }

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "buffer/ring_buffer.h"
 #include "fs/files.h"
 
 struct option_def {
@@ -103,6 +104,11 @@ static void option_set(struct tf_trace_array *tr, unsigned i, bool on)
 {
 	if (option_on(tr, i) != on)
 		tr->options ^= 1ull << i;
+	if (strcmp(options[i].name, "overwrite") == 0) {
+		tf_ring_buffer_set_overwrite(tr->buffer, on);
+		if (tr->snapshot)
+			tf_ring_buffer_set_overwrite(tr->snapshot, on);
+	}
 }
 
 int tf_trace_options_show(struct tf_open *o, struct strbuf *out)

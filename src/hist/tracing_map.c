@@ -10,6 +10,7 @@
 #define _GNU_SOURCE	/* qsort_r */
 #endif
 #include "hist/tracing_map.h"
+#include "util/rcu.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -487,7 +488,7 @@ int tracing_map_replace_rcu(struct tracing_map **mapp)
 	memcpy(fresh->fields, old->fields, sizeof(fresh->fields));
 	fresh->n_fields = old->n_fields;
 	fresh->n_keys = old->n_keys;
-	rcu_assign_pointer(*mapp, fresh);
+	tf_rcu_assign_pointer(*mapp, fresh);
 	tracing_map_destroy_rcu(old);
 	return 0;
 }

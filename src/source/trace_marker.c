@@ -156,6 +156,8 @@ long tf_trace_marker_raw_write(struct tf_trace_array *tr, int pid,
 	if (rec.cpu < 0)
 		rec.cpu = 0;
 	rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
+	tf_rcu_read_lock();
 	tf_dispatch_to(tr, &rec, true);
+	tf_rcu_read_unlock();
 	return (long)len;
 }

@@ -16,6 +16,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "util/rcu.h"
 #include "buffer/ring_buffer.h"
 #include "trigger/trigger.h"
 #include "trigger/trigger_internal.h"
@@ -109,7 +110,7 @@ int tf_trigger_snapshot_arm(struct tf_trace_array *tr)
 					   snapshot_bytes(tr));
 		if (!rb)
 			return -ENOMEM;
-		rcu_assign_pointer(tr->snapshot, rb);
+		tf_rcu_assign_pointer(tr->snapshot, rb);
 	}
 	if (!*pp) {
 		*pp = calloc(1, sizeof(**pp));
