@@ -9,8 +9,8 @@
  *   (tests/tsan.supp: liburcu itself is not instrumented);
  * - the event path never waits for the control path: ingest goes on
  *   while the main thread holds tracing.lock (it does still take the
- *   trace buffer's per-CPU mutex, which `trace` readers share, and
- *   saved_cmdlines' mutex when a pid's comm changes: not checked here);
+ *   trace buffer's per-CPU writer lock, which only writers of that CPU
+ *   share, and saved_cmdlines' mutex when a pid's comm changes);
  * - a trigger removed by a write never fires once that write returned:
  *   after `!traceoff` returns and tracing_on is set back to 1, tracing_on
  *   stays 1 however many records follow;
