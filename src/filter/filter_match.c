@@ -162,7 +162,8 @@ static bool regex_match(const struct tf_pred *p, const struct kstr *k)
 	return false;
 }
 
-static uint64_t read_num(const struct tf_pred *p, const struct tf_record *r)
+static inline uint64_t read_num(const struct tf_pred *p,
+				const struct tf_record *r)
 {
 	struct tf_field f = { .offset = p->offset, .size = p->size,
 			      .is_signed = p->is_signed };
@@ -172,14 +173,14 @@ static uint64_t read_num(const struct tf_pred *p, const struct tf_record *r)
 	return tf_field_read_u64(&f, r->data);
 }
 
-static int num_eq(const struct tf_pred *p, uint64_t v)
+static inline int num_eq(const struct tf_pred *p, uint64_t v)
 {
 	uint64_t mask = p->size == 8 ? ~0ULL : (1ULL << (p->size * 8)) - 1;
 
 	return ((v & mask) == (p->val & mask)) ^ p->not;
 }
 
-static int num_cmp(const struct tf_pred *p, uint64_t v)
+static inline int num_cmp(const struct tf_pred *p, uint64_t v)
 {
 	unsigned shift = 64 - p->size * 8;
 
@@ -399,7 +400,16 @@ bool tf_filter_match(const struct tf_filter *f, const struct tf_record *rec)
 		return true;
 	prog = f->prog;
 	for (i = 0; prog[i].pred; i++) {
-		int match = pred_call(prog[i].pred, rec, f->nr_cpus);
+		const struct tf_pred *p = prog[i].pred;
+		int match;
+
+		/* numeric comparisons, the commonest, without the call */
+		if (p->fn == TF_FN_NUM_CMP)
+			match = num_cmp(p, read_num(p, rec));
+		else if (p->fn == TF_FN_NUM_EQ)
+			match = num_eq(p, read_num(p, rec));
+		else
+			match = pred_call(p, rec, f->nr_cpus);
 
 		if (match == prog[i].when_to_branch)
 			i = prog[i].target;

@@ -79,6 +79,10 @@ unsigned int hist_slot(unsigned int n_slots)
 		pthread_once(&slot_once, slot_init);
 		slot_id = slot_claim();
 	}
+	/* no division on the event path: slot ids are below n_slots
+	 * unless more threads than slots came and went */
+	if (__builtin_expect((unsigned int)slot_id < n_slots, 1))
+		return (unsigned int)slot_id;
 	return (unsigned int)slot_id % n_slots;
 }
 
