@@ -118,6 +118,7 @@ struct hist_data {
 	bool remove;
 	bool need_comm;			/* an execname key: save comms */
 	bool key_filled;		/* numeric keys write every key byte */
+	bool simple;			/* one field key, hitcount/field vals */
 	uint64_t id;			/* hist_debug's "hist_data:" */
 	int refs;			/* triggers sharing it (named) */
 };

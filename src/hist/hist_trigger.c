@@ -364,6 +364,32 @@ static void add_string_key(unsigned char *key, const struct hist_field *f,
 	memcpy(key + f->offset, s, len);
 }
 
+/*
+ * The common case without the general loop: one event field as the key,
+ * hitcount and event fields as values (hd->simple).  Same results.
+ */
+static void hist_update_simple(struct hist_data *hd,
+			       const struct tf_record *rec)
+{
+	struct tracing_map *map = rcu_dereference(hd->map);
+	const struct hist_field *kf = hd->fields[hd->n_vals];
+	uint64_t key = hist_value(false, kf, rec), *sums;
+	unsigned int i, slot = hist_slot(map->n_slots);
+	struct tracing_map_elt *elt;
+
+	elt = tracing_map_insert(map, slot, &key, NULL);
+	if (!elt)
+		return;
+	sums = tracing_map_slot_sums(map, slot, elt);
+	for (i = 0; i < hd->n_vals; i++) {
+		uint64_t v = hist_value(false, hd->fields[i], rec);
+
+		/* single writer: a plain add, atomic only for readers */
+		__atomic_store_n(&sums[i], __atomic_load_n(&sums[i],
+				 __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
+	}
+}
+
 static void hist_trigger_func(struct tf_trigger *data,
 			      const struct tf_record *rec)
 {
@@ -379,6 +405,10 @@ static void hist_trigger_func(struct tf_trigger *data,
 	if (!rec || !ht)
 		return;
 	hd = ht->hist_data;
+	if (hd->simple) {
+		hist_update_simple(hd, rec);
+		return;
+	}
 	/* the trigger's own trace array: a named hist_data may outlive its */
 	ts_usecs = hd->attrs->ts_in_usecs && clock_in_ns(data->file->tr);
 	map = rcu_dereference(hd->map);

@@ -222,6 +222,20 @@ static inline void tracing_map_update_sum(struct tracing_map *map,
 			 __ATOMIC_RELAXED);
 }
 
+/* elt's n_vals sums in slot, for adding to in place (slot's owner only). */
+static inline uint64_t *tracing_map_slot_sums(struct tracing_map *map,
+					      unsigned int slot,
+					      struct tracing_map_elt *elt)
+{
+	size_t idx = (((size_t)((unsigned char *)elt - map->elt_mem) >>
+		       map->elt_shift) * map->elt_inv);
+	struct tracing_map_slot *s = &map->slots[slot];
+
+	if (__builtin_expect(!__atomic_load_n(&s->used, __ATOMIC_RELAXED), 0))
+		__atomic_store_n(&s->used, true, __ATOMIC_RELAXED);
+	return &s->sums[idx * map->n_vals];
+}
+
 /* Sum i of elt merged over all slots. */
 uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
 
