@@ -645,7 +645,9 @@ int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 	for (size_t i = 0; i < snap->nr; i++)
 		snap->entries[i].data = snap->bytes +
 					(uintptr_t)snap->entries[i].data;
-	qsort(snap->entries, snap->nr, sizeof(*snap->entries), entry_cmp);
+	if (snap->nr > 1)
+		qsort(snap->entries, snap->nr, sizeof(*snap->entries),
+		      entry_cmp);
 	return 0;
 }
 
