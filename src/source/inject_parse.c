@@ -149,16 +149,16 @@ struct tf_inject *tf_inject_new(const struct tf_registry *reg)
 	if (!p)
 		return NULL;
 	p->nr_events = reg->nr_events;
-	p->events = calloc(reg->nr_events ? reg->nr_events : 1,
+	p->events = calloc(p->nr_events ? p->nr_events : 1,
 			   sizeof(*p->events));
-	while (size < 2 * reg->nr_events)
+	while (size < 2 * p->nr_events)
 		size <<= 1;
 	p->table = calloc(size, sizeof(*p->table));
 	p->mask = size - 1;
 	if (!p->events || !p->table)
 		goto fail;
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		const struct tf_event *ev = reg->events[i];
+	for (unsigned i = 0; i < p->nr_events; i++) {
+		const struct tf_event *ev = tf_registry_event(reg, i);
 		struct einfo *e = &p->events[i];
 		unsigned end = 0, align = 1, h;
 
@@ -875,7 +875,7 @@ void tf_inject_stream_init(struct tf_inject_stream *s, struct tf_inject *p,
 static void dispatch_ftrace(struct tf_trace_array *tr,
 			    const struct tf_record *rec)
 {
-	struct tf_event_file *file = &tr->files[rec->event->index];
+	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
 	struct tf_ring_buffer *rb;
 	unsigned tt, swaps;
 

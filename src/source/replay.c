@@ -498,11 +498,12 @@ static const char *format_text(struct replay *r, int id, size_t *len)
 
 static int max_id(const struct tf_registry *reg)
 {
+	unsigned nr = reg->nr_events;
 	int m = 0;
 
-	for (unsigned i = 0; i < reg->nr_events; i++)
-		if (reg->events[i]->id > m)
-			m = reg->events[i]->id;
+	for (unsigned i = 0; i < nr; i++)
+		if (tf_registry_event(reg, i)->id > m)
+			m = tf_registry_event(reg, i)->id;
 	return m;
 }
 
