@@ -559,6 +559,10 @@ static struct tf_event *add_event(struct replay *r, struct tep_event *fev)
 	text = format_text(r, fev->id, &len);
 	if (!text)
 		return NULL;
+	/* dump separates the texts with a blank line; a format file ends
+	 * with its print fmt line's newline */
+	while (len >= 2 && text[len - 1] == '\n' && text[len - 2] == '\n')
+		len--;
 	if (r->grow)
 		pthread_mutex_lock(&r->grow->lock);
 	ev = tf_registry_find(r->reg, fev->system, fev->name);
