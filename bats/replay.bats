@@ -13,6 +13,7 @@ load helpers
 
 SAMPLE=$TF_TOP/data/sample.dat
 GOLDEN=$TF_TOP/tests/replay-golden
+INJECT=${TF_BUILDDIR:-$TF_TOP}/tracefuse-inject
 
 teardown() {
 	tf_umount
@@ -106,4 +107,170 @@ written() { sed -n 's/^# entries-in-buffer\/entries-written: [0-9]*\/\([0-9]*\) 
 	[[ "$output" == *"--source replay:/nonexistent.dat"* ]]
 	run "$TF_BIN" --source "replay:$SAMPLE,loop=0" "$BATS_TEST_TMPDIR"
 	[ "$status" -ne 0 ]
+}
+
+# A formats directory like data/formats (the sample's kernel) without
+# the kmem system and without sched:sched_process_exec: four of the
+# sample's events, one of them in a system the tree has.
+lacking_formats() {
+	cp -r "$TF_TOP/data/formats" "$BATS_TEST_TMPDIR/formats"
+	rm -r "$BATS_TEST_TMPDIR/formats/kmem" \
+		"$BATS_TEST_TMPDIR/formats/sched/sched_process_exec"
+	echo "$BATS_TEST_TMPDIR/formats"
+}
+
+ADDED="kmem/kmalloc kmem/kfree kmem/kmem_cache_alloc sched/sched_process_exec"
+
+# report_per_pid EVENT: "COUNT PID" per pid of EVENT's records in the
+# sample, as trace-cmd report shows them, most first
+report_per_pid() {
+	trace-cmd report "$SAMPLE" 2>/dev/null | awk -v ev="$1:" '
+		{
+			for (i = 3; i <= NF; i++)
+				if ($(i - 1) ~ /^[0-9]+\.[0-9]+:$/)
+					break
+			if ($i != ev)
+				next
+			for (j = 2; j < i; j++)
+				if ($j ~ /^\[[0-9]+\]$/)
+					break
+			match($(j - 1), /-[0-9]+$/)
+			n[substr($(j - 1), RSTART + 1)]++
+		}
+		END { for (p in n) print n[p], p }' | sort -k1,1nr -k2,2n
+}
+
+# hist_per_pid FILE: the same from a hist keyed by common_pid
+hist_per_pid() {
+	sed -n 's/^{ common_pid: *\([0-9]*\) } hitcount: *\([0-9]*\)$/\2 \1/p' "$1" |
+		sort -k1,1nr -k2,2n
+}
+
+@test "tracefuse-inject --replay adds the events the mounted tree lacks, in every instance, as a loaded module's" {
+	command -v trace-cmd >/dev/null || skip "adding events needs trace-cmd (dump --events)"
+	tf_mount --formats "$(lacking_formats)" --cpus 2 --source none
+	mkdir "$TF_MNT/instances/before"
+	[ ! -e "$TF_MNT/events/kmem" ]
+	[ ! -e "$TF_MNT/events/sched/sched_process_exec" ]
+	nr=$(grep -c . "$TF_MNT/available_events")
+	first=$(head -1 "$TF_MNT/available_events")
+	echo 1 > "$TF_MNT/events/sched/sched_switch/enable"
+
+	run "$INJECT" --replay "$SAMPLE" "$TF_MNT"
+	[ "$status" -eq 0 ]
+	[ "$output" = "tracefuse-inject: 99498 records replayed, 0 skipped, 4 events added to the tree" ]
+
+	mkdir "$TF_MNT/instances/after"
+	for tr in "$TF_MNT" "$TF_MNT/instances/before" "$TF_MNT/instances/after"; do
+		[ "$(ls "$tr/events/kmem" | tr '\n' ' ')" = "enable filter kfree kmalloc kmem_cache_alloc " ]
+		for e in $ADDED; do
+			[ "$(ls "$tr/events/$e" | tr '\n' ' ')" = "enable filter format hist hist_debug id trigger " ]
+			# the recording kernel's format and id, byte for byte
+			cmp "$tr/events/$e/format" "$TF_TOP/data/formats/$e/format"
+			[ "$(cat "$tr/events/$e/id")" = "$(sed -n 's/^ID: //p' "$TF_TOP/data/formats/$e/format")" ]
+			# disabled, no filter, no trigger: a module's new events
+			[ "$(cat "$tr/events/$e/enable")" = 0 ]
+			[ "$(cat "$tr/events/$e/filter")" = none ]
+			[ "$(grep -vc '^#' "$tr/events/$e/trigger")" = 0 ]
+		done
+		[ "$(cat "$tr/events/kmem/enable")" = 0 ]
+		# readdir: the new system and event come last, as eventfs
+		# adds a directory at the tail of its parent's
+		[ "$(ls -f "$tr/events" | tail -1)" = kmem ]
+		[ "$(ls -f "$tr/events/sched" | tail -1)" = sched_process_exec ]
+		# the events enabled before are as they were
+		[ "$(cat "$tr/set_event")" = "$([ "$tr" = "$TF_MNT" ] && echo sched:sched_switch)" ]
+	done
+	# available_events: the added events first, newest first, as the
+	# kernel adds a loaded module's events at the head of its list
+	[ "$(grep -c . "$TF_MNT/available_events")" = $((nr + 4)) ]
+	[ "$(head -4 "$TF_MNT/available_events" | sort | tr '\n' ' ')" = \
+		"kmem:kfree kmem:kmalloc kmem:kmem_cache_alloc sched:sched_process_exec " ]
+	[ "$(sed -n 5p "$TF_MNT/available_events")" = "$first" ]
+	# set_event takes them, and lists them in the same order
+	echo 'kmem:*' >> "$TF_MNT/set_event"
+	echo sched_process_exec >> "$TF_MNT/set_event"
+	[ "$(cat "$TF_MNT/events/kmem/kmalloc/enable")" = 1 ]
+	diff <(grep -E '^(kmem|sched):' "$TF_MNT/available_events" |
+		grep -E 'kmem|sched_switch|sched_process_exec') "$TF_MNT/set_event"
+	echo '!kmem:kfree' >> "$TF_MNT/set_event"
+	[ "$(cat "$TF_MNT/events/kmem/enable")" = X ]
+	# an instance lists them first too, unless made after them: the
+	# kernel builds a new instance's list from the whole event list
+	for i in before after; do
+		echo sched:sched_switch > "$TF_MNT/instances/$i/set_event"
+		echo 'kmem:*' >> "$TF_MNT/instances/$i/set_event"
+	done
+	diff <(grep ^kmem: "$TF_MNT/available_events"; echo sched:sched_switch) \
+		"$TF_MNT/instances/before/set_event"
+	diff <(echo sched:sched_switch; grep ^kmem: "$TF_MNT/available_events" | tac) \
+		"$TF_MNT/instances/after/set_event"
+	# a subsystem filter on the new system (whose file, as on 6.12,
+	# keeps its banner)
+	echo 'bytes_alloc > 10' > "$TF_MNT/events/kmem/filter"
+	[ "$(cat "$TF_MNT/events/kmem/kmalloc/filter")" = "bytes_alloc > 10" ]
+	grep -q '^### global filter ###$' "$TF_MNT/events/kmem/filter"
+	# the same inodes at every lookup
+	ino=$(stat -c %i "$TF_MNT/events/kmem/kmalloc/hist")
+	[ "$ino" = "$(stat -c %i "$TF_MNT/events/kmem/kmalloc/hist")" ]
+	[ "$(stat -c %i "$TF_MNT/instances/after/events/kmem/kmalloc/hist")" != "$ino" ]
+}
+
+@test "after tracefuse-inject --replay added events, a hist on them counts a second replay as trace-cmd report does" {
+	command -v trace-cmd >/dev/null || skip "adding events needs trace-cmd (dump --events)"
+	tf_mount --formats "$(lacking_formats)" --cpus 2 --source none
+	mkdir "$TF_MNT/instances/inst"
+	"$INJECT" -q --replay "$SAMPLE" "$TF_MNT"
+	ino=$(stat -c %i "$TF_MNT/events/kmem/kmalloc/hist")
+
+	# triggers, a filter and enables on the added events, then replay again
+	echo 'hist:keys=common_pid:vals=hitcount' > "$TF_MNT/events/kmem/kmalloc/trigger"
+	echo 'hist:keys=common_pid' > "$TF_MNT/instances/inst/events/sched/sched_process_exec/trigger"
+	echo 1 > "$TF_MNT/instances/inst/events/kmem/kmalloc/enable"
+	echo 'bytes_req > 1024' > "$TF_MNT/instances/inst/events/kmem/kmalloc/filter"
+	echo 100000 > "$TF_MNT/instances/inst/buffer_size_kb"
+	run "$INJECT" --replay "$SAMPLE" "$TF_MNT"
+	[ "$status" -eq 0 ]
+	[ "$output" = "tracefuse-inject: 99498 records replayed, 0 skipped" ]
+
+	cat "$TF_MNT/events/kmem/kmalloc/hist" > "$BATS_TEST_TMPDIR/kmalloc.hist"
+	report_per_pid kmalloc > "$BATS_TEST_TMPDIR/kmalloc.report"
+	[ -s "$BATS_TEST_TMPDIR/kmalloc.report" ]
+	hist_per_pid "$BATS_TEST_TMPDIR/kmalloc.hist" | diff -u "$BATS_TEST_TMPDIR/kmalloc.report" -
+	total=$(awk '{ s += $1 } END { print s }' "$BATS_TEST_TMPDIR/kmalloc.report")
+	grep -q "^    Hits: $total\$" "$BATS_TEST_TMPDIR/kmalloc.hist"
+
+	cat "$TF_MNT/instances/inst/events/sched/sched_process_exec/hist" > "$BATS_TEST_TMPDIR/exec.hist"
+	report_per_pid sched_process_exec > "$BATS_TEST_TMPDIR/exec.report"
+	hist_per_pid "$BATS_TEST_TMPDIR/exec.hist" | diff -u "$BATS_TEST_TMPDIR/exec.report" -
+	grep -q "^    Hits: $(awk '{ s += $1 } END { print s }' "$BATS_TEST_TMPDIR/exec.report")\$" \
+		"$BATS_TEST_TMPDIR/exec.hist"
+
+	# the instance recorded the kmalloc records its filter lets through
+	big=$(trace-cmd report "$SAMPLE" 2>/dev/null | grep ' kmalloc: ' |
+		sed -n 's/.* bytes_req=\([0-9]*\) .*/\1/p' | awk '$1 > 1024' | wc -l)
+	[ "$(sed -n 's/^# entries-in-buffer\/entries-written: [0-9]*\/\([0-9]*\) .*/\1/p' \
+		"$TF_MNT/instances/inst/trace")" = "$big" ]
+	grep -q ' kmalloc: call_site=' "$TF_MNT/instances/inst/trace"
+	# nothing else moved
+	[ "$(stat -c %i "$TF_MNT/events/kmem/kmalloc/hist")" = "$ino" ]
+}
+
+@test "injection lines name the events a replay added, through the client and through a running inject:FIFO source" {
+	command -v trace-cmd >/dev/null || skip "adding events needs trace-cmd (dump --events)"
+	fifo=$BATS_TEST_TMPDIR/fifo
+	mkfifo "$fifo"
+	exec {fd}<>"$fifo"	# a writer, so that the daemon's open returns
+	# the source's parser is made at start, before the events exist
+	tf_mount --formats "$(lacking_formats)" --cpus 1 --source "inject:$fifo"
+	run "$INJECT" "$TF_MNT" <<< "kmem:kmalloc bytes_req=7"
+	[ "$status" -eq 1 ]
+	[[ "$output" == *'line 1: unknown event "kmem:kmalloc"'* ]]
+	"$INJECT" -q --replay "$SAMPLE" "$TF_MNT"
+	echo 'hist:keys=bytes_req' > "$TF_MNT/events/kmem/kmalloc/trigger"
+	run "$INJECT" "$TF_MNT" <<< "kmem:kmalloc bytes_req=7 pid=12"
+	[ "$status" -eq 0 ]
+	echo "kmem:kmalloc bytes_req=7 pid=13" >&"$fd"
+	grep -q '^{ bytes_req:          7 } hitcount:          2$' "$TF_MNT/events/kmem/kmalloc/hist"
+	exec {fd}>&-
 }

@@ -417,7 +417,7 @@ int main(int argc, char **argv)
 	ev = tf_registry_find(reg, "kmem", "kmalloc");
 	if (!ev)
 		return 1;
-	kmalloc_file = &tracing.top->files[ev->index];
+	kmalloc_file = tf_tr_file(tracing.top, ev->index);
 
 	printf("bench_hist: %u events per thread, %u repetitions; "
 	       "CPU ns/event/thread: median (min-max)\n"

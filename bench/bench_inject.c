@@ -136,7 +136,7 @@ static void enable(struct tf_tracing *t, const char *sys, const char *name)
 	struct tf_event *ev = tf_registry_find(t->reg, sys, name);
 
 	pthread_mutex_lock(&t->lock);
-	tf_event_enable_disable(&t->top->files[ev->index], 1, false);
+	tf_event_enable_disable(tf_tr_file(t->top, ev->index), 1, false);
 	pthread_mutex_unlock(&t->lock);
 }
 

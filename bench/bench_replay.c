@@ -46,7 +46,7 @@ static double run(struct tf_tracing *t, const char *file, unsigned loops,
 	unsigned long skipped = 0;
 	double t0 = cpu_ns();
 
-	if (tf_replay_run(t, file, &o, n, &skipped) < 0) {
+	if (tf_replay_run(t, file, &o, n, &skipped, NULL) < 0) {
 		fprintf(stderr, "bench_replay: cannot replay %s\n", file);
 		exit(1);
 	}

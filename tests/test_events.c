@@ -67,8 +67,8 @@ static void test_registry(struct tf_registry *reg)
 	f = ev ? tf_event_field(ev, "buf") : NULL;
 	CHECK(f && f->kind == TF_FIELD_STR_STATIC && f->size == 0);
 	/* the order of available_events is the registry's */
-	CHECK_STR(reg->events[0]->system, "initcall");
-	CHECK_STR(reg->events[0]->name, "initcall_finish");
+	CHECK_STR(tf_registry_event(reg, 0)->system, "initcall");
+	CHECK_STR(tf_registry_event(reg, 0)->name, "initcall_finish");
 	CHECK(tf_registry_system(reg, "sched") != NULL);
 	CHECK(tf_registry_system(reg, "nosuch") == NULL);
 }
@@ -105,7 +105,7 @@ static void test_enable(struct tf_tracing *t)
 	struct tf_trace_array *tr = t->top;
 	struct tf_registry *reg = t->reg;
 	struct tf_event *sw = tf_registry_find(reg, "sched", "sched_switch");
-	struct tf_event_file *f = &tr->files[sw->index];
+	struct tf_event_file *f = tf_tr_file(tr, sw->index);
 	const struct tf_system *sched = tf_registry_system(reg, "sched");
 	char *s;
 

@@ -264,8 +264,10 @@ static const struct tf_field tfields[] = {
 	{ "arr", "u8[16]", 72, 16, false, false, TF_FIELD_ARRAY },
 	{ "buf", "char[]", 88, 0, false, false, TF_FIELD_STR_STATIC },
 };
-static const struct tf_event tev = { "test", "all", 1,
-	sizeof(tfields) / sizeof(tfields[0]), tfields, NULL, NULL, 0, NULL };
+static const struct tf_event tev = {
+	.system = "test", .name = "all", .id = 1,
+	.nr_fields = sizeof(tfields) / sizeof(tfields[0]), .fields = tfields,
+};
 
 struct rec {
 	uint8_t b[256];

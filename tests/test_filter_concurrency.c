@@ -171,8 +171,8 @@ int main(void)
 	pthread_mutex_lock(&tracing.lock);
 	CHECK_INT(tf_instance_create(&tracing, "trig", &inst), 0);
 	pthread_mutex_unlock(&tracing.lock);
-	top_sig = &tracing.top->files[sig_ev->index];
-	inst_sig = &inst->files[sig_ev->index];
+	top_sig = tf_tr_file(tracing.top, sig_ev->index);
+	inst_sig = tf_tr_file(inst, sig_ev->index);
 	pthread_mutex_lock(&tracing.lock);
 	CHECK_INT(tf_event_enable_disable(top_sig, 1, false), 0);
 	pthread_mutex_unlock(&tracing.lock);

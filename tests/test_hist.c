@@ -91,7 +91,7 @@ static struct tf_event_file *efile(const char *sys, const char *name)
 		fprintf(stderr, "no event %s:%s\n", sys, name);
 		exit(99);
 	}
-	return &tracing.top->files[ev->index];
+	return tf_tr_file(tracing.top, ev->index);
 }
 
 static int wr(struct tf_event_file *f, const char *s)
@@ -643,7 +643,7 @@ static void test_sort(void)
 	pthread_mutex_unlock(&tracing.lock);
 	if (!foo)
 		goto out;
-	ft = &foo->files[t->event->index];
+	ft = tf_tr_file(foo, t->event->index);
 	CHECK_INT(wr_trunc(ft, "hist:keys=common_pid:vals=hitcount"), 0);
 	CHECK_INT(wr(ft, "hist:name=shared:keys=common_pid"), 0);
 	CHECK_INT(wr(ft, "hist:name=shared:keys=common_pid:vals=common_preempt_count"), -EINVAL);

@@ -126,7 +126,8 @@ int main(void)
 	close(fd);
 	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init() < 0)
 		return 99;
-	kf = &tracing.top->files[tf_registry_find(reg, "kmem", "kmalloc")->index];
+	kf = tf_tr_file(tracing.top,
+			tf_registry_find(reg, "kmem", "kmalloc")->index);
 
 	CHECK(wr("hist:keys=common_pid:vals=bytes_req:sort=common_pid") > 0);
 	pthread_create(&rd, NULL, reader, NULL);

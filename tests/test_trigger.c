@@ -85,7 +85,7 @@ static struct tf_event_file *efile(struct tf_trace_array *tr,
 		fprintf(stderr, "no event %s:%s\n", sys, name);
 		exit(2);
 	}
-	return &tr->files[ev->index];
+	return tf_tr_file(tr, ev->index);
 }
 
 static long wr(struct tf_event_file *f, const char *s)

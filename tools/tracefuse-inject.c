@@ -121,7 +121,7 @@ struct replies {
 	char buf[4096];
 	size_t len;
 	int done;
-	unsigned long a, b;
+	unsigned long a, b, c;	/* DONE's numbers (c: a replay's added) */
 	unsigned long errors;
 };
 
@@ -135,8 +135,9 @@ static void replies_take(struct replies *r)
 		if (strncmp(start, "E ", 2) == 0) {
 			fprintf(stderr, "%s: %s\n", prog, start + 2);
 			r->errors++;
-		} else if (sscanf(start, "DONE %lu %lu", &r->a, &r->b) == 2) {
-			r->done = 1;
+		} else if (sscanf(start, "DONE %lu %lu %lu", &r->a, &r->b,
+				  &r->c) >= 2) {
+			r->done = 1;	/* a daemon before 3 numbers: c = 0 */
 		}
 		start = nl + 1;
 	}
@@ -290,7 +291,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!quiet) {
-		if (file)
+		if (file && r.c)
+			fprintf(stderr, "%s: %lu records replayed, %lu "
+				"skipped, %lu events added to the tree\n",
+				prog, r.a, r.b, r.c);
+		else if (file)
 			fprintf(stderr, "%s: %lu records replayed, %lu "
 				"skipped\n", prog, r.a, r.b);
 		else if (r.b)

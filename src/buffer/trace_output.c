@@ -16,9 +16,6 @@
 #include "buffer/trace_output.h"
 #include "hist/hist.h"	/* the symbol resolver */
 
-/* libtraceevent keeps caches in the tep handle: print one at a time. */
-static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
-
 /* The kernel's TRACE_FLAG_* bits in common_flags. */
 enum {
 	FLAG_IRQS_OFF		= 0x01,
@@ -127,10 +124,12 @@ void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
 	rec.cpu = e->cpu;
 	rec.size = (int)e->len;
 	rec.data = (void *)e->data;
-	pthread_mutex_lock(&print_lock);
+	/* libtraceevent keeps caches in the tep handle, and events may be
+	 * parsed into it while we print: one at a time */
+	pthread_mutex_lock(&reg->tep_lock);
 	tev = tep_find_event(reg->tep, type);
 	if (!tev) {
-		pthread_mutex_unlock(&print_lock);
+		pthread_mutex_unlock(&reg->tep_lock);
 		sb_printf(out, "Unknown type %u\n", type);
 		return;
 	}
@@ -139,7 +138,7 @@ void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
 		/* the kernel's trace_raw_data(): id, then every byte */
 		uint32_t id;
 
-		pthread_mutex_unlock(&print_lock);
+		pthread_mutex_unlock(&reg->tep_lock);
 		memcpy(&id, e->data + 8, 4);
 		sb_printf(out, "# %x buf:", id);
 		for (unsigned i = 12; i < e->len; i++)
@@ -149,7 +148,7 @@ void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
 	}
 	if (strcmp(tev->system, "ftrace") == 0 &&
 	    strcmp(tev->name, "kernel_stack") == 0 && e->len >= 16) {
-		pthread_mutex_unlock(&print_lock);
+		pthread_mutex_unlock(&reg->tep_lock);
 		print_kernel_stack(out, e);
 		return;
 	}
@@ -159,7 +158,7 @@ void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
 		trace_seq_printf(&seq, "%s: ", tev->name);
 	tep_print_event(reg->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
-	pthread_mutex_unlock(&print_lock);
+	pthread_mutex_unlock(&reg->tep_lock);
 	size_t n = (size_t)seq.len;
 	if (n && seq.buffer[n - 1] == '\n')	/* print's buf ends in one */
 		n--;

@@ -60,7 +60,7 @@ static struct tf_ring_buffer *reserve(struct tf_trace_array *tr)
 void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 		    bool force)
 {
-	struct tf_event_file *file = &tr->files[rec->event->index];
+	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
 	unsigned flags = atomic_load_explicit(&file->flags,
 					      memory_order_acquire);
 	struct tf_ring_buffer *rb;

@@ -66,14 +66,26 @@ static const char subsys_banner[] =
 	"# If no events are modified, an error message will be displayed "
 	"here\n";
 
+/* The subsystem filter text slot of @sys in @tr (grown with systems,
+ * under the control lock like every user of it); NULL: no memory. */
 static char **system_text(struct tf_trace_array *tr,
 			  const struct tf_system *sys)
 {
-	if (!tr->system_filter_text)
-		tr->system_filter_text = calloc(tr->tracing->reg->nr_systems,
-						sizeof(char *));
-	return tr->system_filter_text ? &tr->system_filter_text[sys->index]
-				      : NULL;
+	if (sys->index >= tr->nr_system_filter_text) {
+		unsigned nr = tr->tracing->reg->nr_systems;
+		char **t = realloc(tr->system_filter_text, nr * sizeof(*t));
+
+		if (!t || sys->index >= nr) {
+			if (t)
+				tr->system_filter_text = t;
+			return NULL;
+		}
+		memset(t + tr->nr_system_filter_text, 0,
+		       (nr - tr->nr_system_filter_text) * sizeof(*t));
+		tr->system_filter_text = t;
+		tr->nr_system_filter_text = nr;
+	}
+	return &tr->system_filter_text[sys->index];
 }
 
 /*
@@ -95,17 +107,19 @@ int tf_system_filter_write(struct tf_trace_array *tr,
 
 	if (!text)
 		return -ENOMEM;
-	if (!sys->nr_events)
+	if (!tf_system_first_event(sys))
 		return -ENODEV;
 	free(*text);
 	*text = NULL;
 	if (tf_filter_is_clear(str)) {
-		for (unsigned i = 0; i < sys->nr_events; i++)
-			set_filter(&tr->files[sys->events[i]], NULL, NULL);
+		for (struct tf_event *ev = tf_system_first_event(sys); ev;
+		     ev = tf_system_next_event(ev))
+			set_filter(tf_tr_file(tr, ev->index), NULL, NULL);
 		return 0;
 	}
-	for (unsigned i = 0; i < sys->nr_events; i++) {
-		struct tf_event_file *file = &tr->files[sys->events[i]];
+	for (struct tf_event *ev = tf_system_first_event(sys); ev;
+	     ev = tf_system_next_event(ev)) {
+		struct tf_event_file *file = tf_tr_file(tr, ev->index);
 		struct tf_filter_error e = { 0 };
 		struct tf_filter *f = NULL;
 
@@ -127,7 +141,7 @@ int tf_system_filter_write(struct tf_trace_array *tr,
 void tf_system_filter_show(struct tf_trace_array *tr,
 			   const struct tf_system *sys, struct strbuf *out)
 {
-	char **text = tr->system_filter_text ?
+	char **text = sys->index < tr->nr_system_filter_text ?
 		      &tr->system_filter_text[sys->index] : NULL;
 
 	/* print_subsystem_event_filter(): the text, else the banner */

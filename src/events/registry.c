@@ -57,58 +57,114 @@ static int add_fields(struct tf_field *out, const struct tep_format_field *f,
 	return n;
 }
 
-static struct tf_system *system_get(struct tf_registry *reg, const char *name)
+/* Makes room for entry @i of a chunked pointer array. */
+static int chunk_reserve(void **chunks[], unsigned i)
 {
-	struct tf_system *sys;
+	unsigned c = i >> TF_CHUNK_SHIFT;
+	void **chunk;
 
-	for (unsigned i = 0; i < reg->nr_systems; i++)
-		if (strcmp(reg->systems[i].name, name) == 0)
-			return &reg->systems[i];
-	sys = realloc(reg->systems, (reg->nr_systems + 1) * sizeof(*sys));
-	if (!sys)
-		return NULL;
-	reg->systems = sys;
-	sys = &reg->systems[reg->nr_systems];
-	memset(sys, 0, sizeof(*sys));
-	sys->index = reg->nr_systems++;
-	return sys;
+	if (i >= TF_MAX_EVENTS)
+		return -ENOSPC;
+	if (chunks[c])
+		return 0;
+	chunk = calloc(TF_CHUNK, sizeof(*chunk));
+	if (!chunk)
+		return -ENOMEM;
+	/* readers reach it only through a count published after it */
+	__atomic_store_n(&chunks[c], chunk, __ATOMIC_RELEASE);
+	return 0;
 }
 
-int tf_registry_add_format(struct tf_registry *reg, const char *system,
-			   const char *text, size_t len)
+static struct tf_system *system_find(const struct tf_registry *reg,
+				     const char *name)
 {
-	struct tep_event *tev = NULL;
-	struct tf_event *ev, **events;
-	struct tf_system *sys;
-	struct tf_field *fields;
-	unsigned *sys_events;
-	const char *pf;
+	unsigned nr = reg->nr_systems;
 
-	if (tep_parse_format(reg->tep, &tev, text, len, system) != 0 || !tev)
+	for (unsigned i = 0; i < nr; i++) {
+		struct tf_system *sys = tf_registry_system_at(reg, i);
+
+		if (strcmp(sys->name, name) == 0)
+			return sys;
+	}
+	return NULL;
+}
+
+/*
+ * The value of a format text's header line ("name: ", "ID: "), copied
+ * into @buf; false when there is none.  Read before parsing: tep keeps
+ * whatever it parses, and a second event of the same name or id would
+ * make it print the first one's records with the other's format.
+ */
+static bool header_value(const char *text, size_t len, const char *key,
+			 char *buf, size_t size)
+{
+	size_t klen = strlen(key);
+
+	for (const char *p = text; p && p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(text + len - p);
+
+		if (n > klen && n - klen < size && !memcmp(p, key, klen)) {
+			memcpy(buf, p + klen, n - klen);
+			buf[n - klen] = '\0';
+			return true;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+int tf_registry_prepare(struct tf_registry *reg, const char *system,
+			const char *text, size_t len, struct tf_event **out)
+{
+	unsigned idx = reg->nr_events;
+	struct tep_event *tev = NULL;
+	struct tf_system *sys;
+	struct tf_field *fields = NULL;
+	struct tf_event *ev = NULL;
+	char *fmt = NULL, name[256], id[16];
+	const char *pf;
+	unsigned n;
+	int ret;
+
+	if (header_value(text, len, "name: ", name, sizeof(name)) &&
+	    tf_registry_find(reg, system, name))
+		return -EEXIST;
+	if (header_value(text, len, "ID: ", id, sizeof(id)) &&
+	    tf_registry_find_id(reg, atoi(id)))
+		return -EEXIST;
+	ret = chunk_reserve((void ***)reg->event_chunks, idx);
+	if (ret == 0)
+		ret = chunk_reserve((void ***)reg->system_chunks,
+				    reg->nr_systems);
+	if (ret < 0)
+		return ret;
+	pthread_mutex_lock(&reg->tep_lock);
+	ret = tep_parse_format(reg->tep, &tev, text, len, system);
+	pthread_mutex_unlock(&reg->tep_lock);
+	if (ret != 0 || !tev)
 		return -EINVAL;
+	sys = system_find(reg, tev->system);
 	ev = calloc(1, sizeof(*ev));
 	fields = calloc((size_t)(tev->format.nr_common + tev->format.nr_fields)
 			+ 1, sizeof(*fields));
-	char *fmt = strndup(text, len);
-	events = realloc(reg->events, (reg->nr_events + 1) * sizeof(*events));
-	if (events)
-		reg->events = events;
-	sys = events ? system_get(reg, tev->system) : NULL;
-	sys_events = sys ? realloc(sys->events,
-				   (sys->nr_events + 1) * sizeof(unsigned))
-			 : NULL;
-	if (!ev || !fields || !fmt || !sys_events) {
+	fmt = strndup(text, len);
+	if (!sys) {
+		sys = calloc(1, sizeof(*sys));
+		if (sys) {
+			sys->name = tev->system;
+			sys->index = reg->nr_systems;
+		}
+	}
+	if (!ev || !fields || !fmt || !sys) {
+		if (sys && sys->index == reg->nr_systems)	/* new */
+			free(sys);
 		free(ev);
 		free(fields);
 		free(fmt);
 		return -ENOMEM;
 	}
-	sys->name = tev->system;
-	sys->events = sys_events;
-	sys->events[sys->nr_events++] = reg->nr_events;
-
-	unsigned n = (unsigned)add_fields(fields, tev->format.common_fields,
-					  true);
+	n = (unsigned)add_fields(fields, tev->format.common_fields, true);
 	n += (unsigned)add_fields(fields + n, tev->format.fields, false);
 	pf = strstr(fmt, "\nprint fmt: ");
 	*ev = (struct tf_event) {
@@ -119,10 +175,51 @@ int tf_registry_add_format(struct tf_registry *reg, const char *system,
 		.fields = fields,
 		.format_text = fmt,
 		.print_fmt = pf ? pf + strlen("\nprint fmt: ") : "",
-		.index = reg->nr_events,
+		.index = idx,
+		.sys_index = sys->index,
 		.tep_event = tev,
 	};
-	reg->events[reg->nr_events++] = ev;
+	reg->event_chunks[idx >> TF_CHUNK_SHIFT][idx & (TF_CHUNK - 1)] = ev;
+	if (sys->index == reg->nr_systems)
+		reg->system_chunks[sys->index >> TF_CHUNK_SHIFT]
+				  [sys->index & (TF_CHUNK - 1)] = sys;
+	*out = ev;
+	return 0;
+}
+
+/*
+ * Publication order: the count first (every entry below it is complete,
+ * and so is every trace array's file for it), then the system's list,
+ * then a new system (whose first event is set before it is counted).
+ */
+void tf_registry_commit(struct tf_registry *reg, struct tf_event *ev)
+{
+	struct tf_system *sys = reg->system_chunks[ev->sys_index >>
+						   TF_CHUNK_SHIFT]
+						  [ev->sys_index &
+						   (TF_CHUNK - 1)];
+
+	atomic_store_explicit(&reg->nr_events, ev->index + 1,
+			      memory_order_release);
+	if (sys->last)
+		__atomic_store_n(&sys->last->sys_next, ev, __ATOMIC_RELEASE);
+	else
+		__atomic_store_n(&sys->first, ev, __ATOMIC_RELEASE);
+	sys->last = ev;
+	if (sys->index == reg->nr_systems)
+		atomic_store_explicit(&reg->nr_systems, sys->index + 1,
+				      memory_order_release);
+}
+
+int tf_registry_add_format(struct tf_registry *reg, const char *system,
+			   const char *text, size_t len)
+{
+	struct tf_event *ev;
+	int ret = tf_registry_prepare(reg, system, text, len, &ev);
+
+	if (ret < 0)
+		return ret;
+	tf_registry_commit(reg, ev);
 	return 0;
 }
 
@@ -197,6 +294,7 @@ int tf_registry_load(struct tf_registry **out, int dirfd,
 
 	if (!reg)
 		return -ENOMEM;
+	pthread_mutex_init(&reg->tep_lock, NULL);
 	reg->tep = tep_alloc();
 	reg->source_desc = strdup(desc ? desc : "");
 	if (!reg->tep) {
@@ -246,22 +344,31 @@ int tf_registry_load(struct tf_registry **out, int dirfd,
 
 void tf_registry_free(struct tf_registry *reg)
 {
+	unsigned nr;
+
 	if (!reg)
 		return;
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		free((void *)reg->events[i]->fields);
-		free((void *)reg->events[i]->format_text);
-		free(reg->events[i]);
+	nr = reg->nr_events;
+	for (unsigned i = 0; i < nr; i++) {
+		struct tf_event *ev = tf_registry_event(reg, i);
+
+		free((void *)ev->fields);
+		free((void *)ev->format_text);
+		free(ev);
 	}
-	free(reg->events);
-	for (unsigned i = 0; i < reg->nr_systems; i++)
-		free(reg->systems[i].events);
-	free(reg->systems);
+	nr = reg->nr_systems;
+	for (unsigned i = 0; i < nr; i++)
+		free(tf_registry_system_at(reg, i));
+	for (unsigned c = 0; c < TF_NR_CHUNKS; c++) {
+		free(reg->event_chunks[c]);
+		free(reg->system_chunks[c]);
+	}
 	free(reg->header_page);
 	free(reg->header_event);
 	free(reg->source_desc);
 	if (reg->tep)
 		tep_free(reg->tep);
+	pthread_mutex_destroy(&reg->tep_lock);
 	free(reg);
 }
 
@@ -272,34 +379,31 @@ struct tf_event *tf_registry_find(const struct tf_registry *reg,
 
 	if (!sys)
 		return NULL;
-	for (unsigned i = 0; i < sys->nr_events; i++) {
-		struct tf_event *ev = reg->events[sys->events[i]];
-
+	for (struct tf_event *ev = tf_system_first_event(sys); ev;
+	     ev = tf_system_next_event(ev))
 		if (strcmp(ev->name, name) == 0)
 			return ev;
-	}
 	return NULL;
 }
 
 struct tf_event *tf_registry_find_id(const struct tf_registry *reg, int id)
 {
-	for (unsigned i = 0; i < reg->nr_events; i++)
-		if (reg->events[i]->id == id)
-			return reg->events[i];
+	unsigned nr = reg->nr_events;
+
+	for (unsigned i = 0; i < nr; i++)
+		if (tf_registry_event(reg, i)->id == id)
+			return tf_registry_event(reg, i);
 	return NULL;
 }
 
 const struct tf_system *tf_registry_system(const struct tf_registry *reg,
 					   const char *name)
 {
-	for (unsigned i = 0; i < reg->nr_systems; i++)
-		if (strcmp(reg->systems[i].name, name) == 0)
-			return &reg->systems[i];
-	return NULL;
+	return system_find(reg, name);
 }
 
 const struct tf_system *tf_event_system(const struct tf_registry *reg,
 					const struct tf_event *ev)
 {
-	return tf_registry_system(reg, ev->system);
+	return tf_registry_system_at(reg, ev->sys_index);
 }

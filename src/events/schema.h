@@ -6,7 +6,8 @@
  * Everything downstream (filters, triggers, hist) reads a record's fields
  * through a struct tf_field, never by name at event time.
  *
- * Schemas are immutable once published; the registry (registry.h) owns them.
+ * Schemas are immutable once published (but for the link to the next
+ * event of their system); the registry (registry.h) owns them.
  */
 #ifndef TF_EVENTS_SCHEMA_H
 #define TF_EVENTS_SCHEMA_H
@@ -46,7 +47,15 @@ struct tf_event {
 	const char *format_text;	/* the `format` file, byte for byte */
 	const char *print_fmt;		/* the text after `print fmt: ` */
 	unsigned index;			/* dense index in the registry */
+	unsigned sys_index;		/* its system's index */
 	void *tep_event;		/* struct tep_event *, for printing */
+	/*
+	 * The next event of the same system, in registry order: the one
+	 * field set after publication (when that next event is added at
+	 * run time), with a release store; read it with
+	 * tf_system_next_event() (registry.h).
+	 */
+	struct tf_event *sys_next;
 };
 
 /* A field of @ev by name (common fields included), or NULL. */

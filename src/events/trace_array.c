@@ -17,23 +17,56 @@
 
 #define TF_DEFAULT_BUFFER_KB 1408	/* the kernel's default per CPU */
 
+static void file_init(struct tf_trace_array *tr, struct tf_event *ev)
+{
+	struct tf_event_file *f = tf_tr_file(tr, ev->index);
+
+	f->event = ev;
+	f->tr = tr;
+	CDS_INIT_LIST_HEAD(&f->triggers);
+}
+
+/* Makes room for event @index's file in @tr (its chunk, zeroed). */
+static int file_reserve(struct tf_trace_array *tr, unsigned index)
+{
+	unsigned c = index >> TF_CHUNK_SHIFT;
+	struct tf_event_file *chunk;
+
+	if (index >= TF_MAX_EVENTS)
+		return -ENOSPC;
+	if (tr->file_chunks[c])
+		return 0;
+	chunk = calloc(TF_CHUNK, sizeof(*chunk));
+	if (!chunk)
+		return -ENOMEM;
+	/* readers reach it only through reg->nr_events, published after */
+	__atomic_store_n(&tr->file_chunks[c], chunk, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static void files_free(struct tf_trace_array *tr)
+{
+	for (unsigned c = 0; c < TF_NR_CHUNKS; c++)
+		free(tr->file_chunks[c]);
+}
+
 static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 {
 	struct tf_trace_array *tr = calloc(1, sizeof(*tr));
 	struct tf_registry *reg = t->reg;
+	unsigned nr = reg->nr_events;
 
 	if (!tr)
 		return NULL;
-	tr->files = calloc(reg->nr_events ? reg->nr_events : 1,
-			   sizeof(*tr->files));
 	tr->name = name ? strdup(name) : NULL;
-	if (!tr->files || (name && !tr->name))
+	if (name && !tr->name)
 		goto fail;
 	tr->tracing = t;
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		tr->files[i].event = reg->events[i];
-		tr->files[i].tr = tr;
-		CDS_INIT_LIST_HEAD(&tr->files[i].triggers);
+	tr->nr_events_made = nr;
+	for (unsigned i = 0; i < nr; i++) {
+		if (file_reserve(tr, i) < 0)
+			goto fail;
+		file_init(tr, tf_registry_event(reg, i));
 	}
 	tf_error_log_init(&tr->error_log);
 	atomic_store(&tr->tracing_on, 1);
@@ -52,7 +85,7 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 		goto fail;
 	return tr;
 fail:
-	free(tr->files);
+	files_free(tr);
 	free(tr->name);
 	free(tr);
 	return NULL;
@@ -60,19 +93,21 @@ fail:
 
 static void tr_free(struct tf_trace_array *tr)
 {
+	unsigned nr;
+
 	if (!tr)
 		return;
 	tf_trigger_clear_all(tr);	/* clear_event_triggers() */
 	tf_clear_events(tr);
-	for (unsigned i = 0; i < tr->tracing->reg->nr_events; i++) {
-		free(tr->files[i].filter_text);
-		tf_filter_free(tr->files[i].filter);
+	nr = tr->tracing->reg->nr_events;
+	for (unsigned i = 0; i < nr; i++) {
+		free(tf_tr_file(tr, i)->filter_text);
+		tf_filter_free(tf_tr_file(tr, i)->filter);
 	}
-	if (tr->system_filter_text)
-		for (unsigned i = 0; i < tr->tracing->reg->nr_systems; i++)
-			free(tr->system_filter_text[i]);
+	for (unsigned i = 0; i < tr->nr_system_filter_text; i++)
+		free(tr->system_filter_text[i]);
 	free(tr->system_filter_text);
-	free(tr->files);
+	files_free(tr);
 	for (unsigned i = 0; i < 4; i++)
 		free(tr->pids[i]);
 	tf_error_log_destroy(&tr->error_log);
@@ -107,6 +142,40 @@ void tf_tracing_destroy(struct tf_tracing *t)
 		tr_free(tr);
 	}
 	pthread_mutex_destroy(&t->lock);
+}
+
+/*
+ * Growth, in the order that keeps every reader safe without a grace
+ * period: room first (new chunks, zeroed, reachable by no reader yet),
+ * then the event at an index no reader looks at, then its file in every
+ * trace array, and only then the count and the system's list
+ * (tf_registry_commit, release stores).  A reader that sees the event
+ * sees its files complete; nothing that existed moves.  Instances are
+ * created and removed under the same lock, so the list is stable here.
+ */
+int tf_tracing_add_event(struct tf_tracing *t, const char *system,
+			 const char *text, size_t len, struct tf_event **out)
+{
+	struct tf_registry *reg = t->reg;
+	unsigned idx = reg->nr_events;
+	struct tf_trace_array *tr;
+	struct tf_event *ev;
+	int ret;
+
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		ret = file_reserve(tr, idx);
+		if (ret < 0)
+			return ret;
+	}
+	ret = tf_registry_prepare(reg, system, text, len, &ev);
+	if (ret < 0)
+		return ret;
+	cds_list_for_each_entry(tr, &t->instances, list)
+		file_init(tr, ev);
+	tf_registry_commit(reg, ev);
+	if (out)
+		*out = ev;
+	return 0;
 }
 
 struct tf_trace_array *tf_instance_find(struct tf_tracing *t,
@@ -247,8 +316,10 @@ char tf_system_enable_char(struct tf_trace_array *tr,
 	struct tf_registry *reg = tr->tracing->reg;
 	unsigned set = 0;
 
-	for (unsigned i = 0; i < reg->nr_events && set != 3; i++) {
-		struct tf_event_file *f = &tr->files[i];
+	unsigned nr = reg->nr_events;
+
+	for (unsigned i = 0; i < nr && set != 3; i++) {
+		struct tf_event_file *f = tf_tr_file(tr, i);
 
 		if (ignore_enable(f->event))
 			continue;
@@ -263,10 +334,11 @@ int tf_system_enable_set(struct tf_trace_array *tr,
 			 const struct tf_system *sys, int enable)
 {
 	struct tf_registry *reg = tr->tracing->reg;
+	unsigned nr = reg->nr_events;
 	int ret = -EINVAL;
 
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		struct tf_event_file *f = &tr->files[i];
+	for (unsigned i = 0; i < nr; i++) {
+		struct tf_event_file *f = tf_tr_file(tr, i);
 
 		if (ignore_enable(f->event))
 			continue;
@@ -300,8 +372,10 @@ int tf_set_event_token(struct tf_trace_array *tr, const char *token,
 		if (!*event || strcmp(event, "*") == 0)
 			event = NULL;
 	}
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		struct tf_event_file *f = &tr->files[i];
+	unsigned nr = reg->nr_events;
+
+	for (unsigned i = 0; i < nr; i++) {
+		struct tf_event_file *f = tf_tr_file(tr, i);
 		const struct tf_event *ev = f->event;
 
 		if (ignore_enable(ev))
@@ -321,18 +395,21 @@ int tf_set_event_token(struct tf_trace_array *tr, const char *token,
 
 void tf_clear_events(struct tf_trace_array *tr)
 {
-	struct tf_registry *reg = tr->tracing->reg;
+	unsigned nr = tr->tracing->reg->nr_events;
 
-	for (unsigned i = 0; i < reg->nr_events; i++)
-		tf_event_enable_disable(&tr->files[i], 0, false);
+	for (unsigned i = 0; i < nr; i++)
+		tf_event_enable_disable(tf_tr_file(tr, i), 0, false);
 }
 
 void tf_set_event_show(struct tf_trace_array *tr, struct strbuf *out)
 {
 	struct tf_registry *reg = tr->tracing->reg;
+	unsigned nr = reg->nr_events;
 
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		const struct tf_event_file *f = &tr->files[i];
+	/* the kernel's list order: events added after @tr was made first */
+	for (unsigned pos = 0; pos < nr; pos++) {
+		const struct tf_event_file *f =
+			tf_tr_file(tr, tf_tr_list_at(tr, pos, nr));
 
 		if (atomic_load(&f->flags) & TF_FILE_ENABLED)
 			sb_printf(out, "%s:%s\n", f->event->system,

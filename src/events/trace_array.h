@@ -62,7 +62,16 @@ struct tf_trace_array {
 	char *name;			/* NULL for the top level */
 	unsigned id;			/* 0 for the top level; inode space */
 	struct tf_tracing *tracing;
-	struct tf_event_file *files;	/* one per registry event */
+	/*
+	 * One file per registry event, by index (tf_tr_file): chunks of
+	 * TF_CHUNK that never move, so that events added at run time
+	 * (tf_tracing_add_event) leave every file where triggers, open
+	 * files and the event path have it.
+	 */
+	struct tf_event_file *file_chunks[TF_NR_CHUNKS];
+	/* registry events when it was made: those added later are listed
+	 * first (tf_tr_list_at) */
+	unsigned nr_events_made;
 	struct tf_error_log error_log;
 	/* RCU; NULL = no pid filtering; indexed by enum tf_pid_kind */
 	struct tf_pid_list *pids[4];
@@ -80,6 +89,7 @@ struct tf_trace_array {
 	struct tf_ring_buffer *buffer;
 	struct tf_ring_buffer *snapshot;
 	char **system_filter_text;	/* per system: after the banner */
+	unsigned nr_system_filter_text;	/* its length (systems grow) */
 	struct cds_list_head list;	/* in tf_tracing.instances */
 };
 
@@ -98,9 +108,47 @@ struct tf_tracing {
 	atomic_bool cmdlines_recorded;	/* nr_enabled was ever > 0 */
 };
 
+/* The event file of event @index (< reg->nr_events) in @tr. */
+static inline struct tf_event_file *tf_tr_file(const struct tf_trace_array *tr,
+					       unsigned index)
+{
+	return &tr->file_chunks[index >> TF_CHUNK_SHIFT]
+			       [index & (TF_CHUNK - 1)];
+}
+
+/*
+ * The event index at position @pos of @nr in @tr's event list, the
+ * kernel's tr->events that available_events (top level) and set_event
+ * print: a module loaded later adds its events at the head of every
+ * trace array's list, so events added after @tr was made come first,
+ * newest first; then those it was made with, in registry order (an
+ * instance made after an event was added lists it in registry order
+ * too, as the kernel's instance is built from the whole event list).
+ */
+static inline unsigned tf_tr_list_at(const struct tf_trace_array *tr,
+				     unsigned pos, unsigned nr)
+{
+	unsigned added = nr - tr->nr_events_made;
+
+	return pos < added ? nr - 1 - pos : pos - added;
+}
+
 int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
 		    int nr_cpus);
 void tf_tracing_destroy(struct tf_tracing *t);
+
+/*
+ * Adds an event to the mounted tree (a replay started later bringing an
+ * event the tree lacks): parses @text (a `format` file) into the
+ * registry as @system's event and gives every trace array its file,
+ * disabled, without filter or triggers, as the kernel does for a module
+ * loaded at run time.  Ingest threads and FUSE readers may run
+ * meanwhile: nothing they can reach moves or is freed.  Callers hold
+ * t->lock.  -EEXIST if the name or the id is taken, -ENOSPC past
+ * TF_MAX_EVENTS, -EINVAL for a format libtraceevent refuses.
+ */
+int tf_tracing_add_event(struct tf_tracing *t, const char *system,
+			 const char *text, size_t len, struct tf_event **out);
 
 /* Instances: mkdir/rmdir under instances/.  Callers hold t->lock. */
 int tf_instance_create(struct tf_tracing *t, const char *name,

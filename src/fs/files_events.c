@@ -20,12 +20,12 @@
 
 static struct tf_event_file *node_file(const struct tf_open *o)
 {
-	return &o->node.tr->files[o->node.idx >> 8];
+	return tf_tr_file(o->node.tr, o->node.idx >> 8);
 }
 
 static const struct tf_system *node_system(const struct tf_open *o)
 {
-	return &o->node.t->reg->systems[o->node.idx >> 8];
+	return tf_registry_system_at(o->node.t->reg, o->node.idx >> 8);
 }
 
 /* ---- events/<sys>/<event>/ ---- */

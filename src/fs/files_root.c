@@ -157,9 +157,12 @@ static void free_buffer_release(struct tf_open *o)
 static int available_events_show(struct tf_open *o, struct strbuf *out)
 {
 	struct tf_registry *reg = o->node.t->reg;
+	unsigned nr = reg->nr_events;
 
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		const struct tf_event *ev = reg->events[i];
+	/* the top level's list order: events added at run time first */
+	for (unsigned pos = 0; pos < nr; pos++) {
+		const struct tf_event *ev = tf_registry_event(reg,
+			tf_tr_list_at(o->node.t->top, pos, nr));
 
 		if (strcmp(ev->system, "ftrace") != 0)
 			sb_printf(out, "%s:%s\n", ev->system, ev->name);

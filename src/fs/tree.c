@@ -85,10 +85,11 @@ static bool node_valid(const struct tf_node *n)
 		return n->def != NULL;
 	case TF_N_FILE_SYSTEM:
 		return n->def && hi < reg->nr_systems &&
-		       tf_system_files_present(&reg->systems[hi]);
+		       tf_system_files_present(tf_registry_system_at(reg, hi));
 	case TF_N_FILE_EVENT:
 		return n->def && hi < reg->nr_events &&
-		       tf_event_file_present(reg->events[hi], n->idx & 0xff);
+		       tf_event_file_present(tf_registry_event(reg, hi),
+					     n->idx & 0xff);
 	case TF_N_FILE_CPU:
 		return n->def && hi < (unsigned)n->t->nr_cpus;
 	case TF_N_FILE_OPTION:
@@ -158,6 +159,7 @@ static int walk(const struct tf_node *dir, entry_fn fn, void *ctx)
 	struct tf_node c;
 	long pos = 2;		/* after . and .. */
 	char name[32];
+	unsigned nr;
 
 	switch (dir->kind) {
 	case TF_N_ROOT:
@@ -181,23 +183,28 @@ static int walk(const struct tf_node *dir, entry_fn fn, void *ctx)
 		if (walk_files(dir, tf_events_files, tf_nr_events_files,
 			       TF_N_FILE_EVENTS, 0, &pos, fn, ctx))
 			return 1;
-		for (unsigned i = 0; i < reg->nr_systems; i++) {
+		/* systems added at run time come last, as eventfs adds a
+		 * new directory at the tail of its parent's children */
+		nr = reg->nr_systems;
+		for (unsigned i = 0; i < nr; i++) {
 			set_node(&c, dir, dir->tr, TF_N_SYSTEM, i);
-			if (fn(ctx, reg->systems[i].name, &c, pos++))
+			if (fn(ctx, tf_registry_system_at(reg, i)->name, &c,
+			       pos++))
 				return 1;
 		}
 		return 0;
 	case TF_N_SYSTEM: {
-		const struct tf_system *sys = &reg->systems[dir->idx];
+		const struct tf_system *sys =
+			tf_registry_system_at(reg, dir->idx);
 
 		if (walk_files(dir, tf_system_files, tf_nr_system_files,
 			       TF_N_FILE_SYSTEM, dir->idx, &pos, fn, ctx))
 			return 1;
-		for (unsigned i = 0; i < sys->nr_events; i++) {
-			unsigned ev = sys->events[i];
-
-			set_node(&c, dir, dir->tr, TF_N_EVENT, ev);
-			if (fn(ctx, reg->events[ev]->name, &c, pos++))
+		/* in registry order: an event added at run time is last */
+		for (struct tf_event *ev = tf_system_first_event(sys); ev;
+		     ev = tf_system_next_event(ev)) {
+			set_node(&c, dir, dir->tr, TF_N_EVENT, ev->index);
+			if (fn(ctx, ev->name, &c, pos++))
 				return 1;
 		}
 		return 0;
@@ -279,7 +286,7 @@ int tf_node_lookup(const struct tf_node *dir, const char *name,
 		}
 	} else if (dir->kind == TF_N_SYSTEM) {
 		struct tf_event *ev = tf_registry_find(
-			reg, reg->systems[dir->idx].name, name);
+			reg, tf_registry_system_at(reg, dir->idx)->name, name);
 
 		if (ev) {
 			set_node(child, dir, dir->tr, TF_N_EVENT, ev->index);

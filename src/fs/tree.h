@@ -5,7 +5,8 @@
  * Nothing is materialised per file: an inode number encodes the trace
  * array, the node kind and an index (event, system, cpu, file), so every
  * event of every instance has a stable inode without a table of nodes.
- * Lookups of events and systems go through the registry's hash.
+ * Lookups of events and systems go through the registry, which may grow
+ * while mounted (a replay's events): indices, hence inodes, never change.
  */
 #ifndef TF_FS_TREE_H
 #define TF_FS_TREE_H

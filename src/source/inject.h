@@ -4,9 +4,11 @@
  * that event (docs/inject.md has the format) and dispatched.
  *
  * A struct tf_inject is a parser over one registry, used by one thread
- * at a time.  A struct tf_inject_stream cuts a byte stream into lines,
- * parses them and dispatches the records: the `inject:FILE` source and
- * the daemon's socket server (inject_server.c) both use it.
+ * at a time; it takes in the events a replay adds to the mounted tree
+ * when a line names one it does not know yet.  A struct
+ * tf_inject_stream cuts a byte stream into lines, parses them and
+ * dispatches the records: the `inject:FILE` source and the daemon's
+ * socket server (inject_server.c) both use it.
  */
 #ifndef TF_SOURCE_INJECT_H
 #define TF_SOURCE_INJECT_H

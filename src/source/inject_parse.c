@@ -52,6 +52,7 @@ struct pending {
 };
 
 struct tf_inject {
+	const struct tf_registry *reg;
 	struct einfo *events;
 	unsigned nr_events;
 	unsigned *table;	/* hash -> event index + 1; 0 = empty */
@@ -141,70 +142,132 @@ static unsigned field_align(const struct finfo *fi)
 	return a;
 }
 
+/* Describes event @ev for the parser in @e. */
+static int event_info(struct einfo *e, const struct tf_event *ev)
+{
+	unsigned end = 0, align = 1;
+
+	e->ev = ev;
+	e->key_len = strlen(ev->system) + 1 + strlen(ev->name);
+	e->key = malloc(e->key_len + 1);
+	e->fields = calloc(ev->nr_fields ? ev->nr_fields : 1,
+			   sizeof(*e->fields));
+	if (!e->key || !e->fields)
+		return -ENOMEM;
+	snprintf(e->key, e->key_len + 1, "%s:%s", ev->system, ev->name);
+	e->hash = hash_bytes(e->key, e->key_len);
+	e->nr_fields = ev->nr_fields;
+	for (unsigned j = 0; j < ev->nr_fields; j++) {
+		const struct tf_field *f = &ev->fields[j];
+		unsigned a;
+
+		field_info(&e->fields[j], f);
+		a = field_align(&e->fields[j]);
+		if (a > align)
+			align = a;
+		if (f->offset + f->size > end)
+			end = f->offset + f->size;
+		e->shadowed |= 1u << generic_name(f->name, strlen(f->name));
+		if (!strcmp(f->name, "common_pid"))
+			e->pid_f = f;
+		else if (!strcmp(f->name, "common_type"))
+			e->type_f = f;
+	}
+	/* sizeof(struct trace_event_raw_*): its alignment pads it */
+	e->fixed = (end + align - 1) / align * align;
+	return 0;
+}
+
+/*
+ * Takes in the registry's events the parser does not know yet: all of
+ * them when it is made, and those a replay added to the mounted tree
+ * since (the registry only grows; entries below its count are
+ * complete).  The parser's own tables are rebuilt; p->last is dropped
+ * (it pointed into the old array).
+ */
+static int take_new_events(struct tf_inject *p)
+{
+	unsigned nr = p->reg->nr_events, size = 16, max_fields;
+	struct einfo *events;
+	unsigned *table;
+
+	if (nr == p->nr_events && p->table)
+		return 0;
+	events = realloc(p->events, (nr ? nr : 1) * sizeof(*events));
+	if (!events)
+		return -ENOMEM;
+	p->events = events;
+	p->last = NULL;
+	memset(events + p->nr_events, 0,
+	       (nr - p->nr_events) * sizeof(*events));
+	max_fields = p->max_fields;
+	for (unsigned i = p->nr_events; i < nr; i++) {
+		const struct tf_event *ev = tf_registry_event(p->reg, i);
+
+		if (event_info(&events[i], ev) < 0) {
+			/* nothing taken: the next miss tries again */
+			for (unsigned j = p->nr_events; j <= i; j++) {
+				free(events[j].key);
+				free(events[j].fields);
+			}
+			return -ENOMEM;
+		}
+		if (ev->nr_fields > max_fields)
+			max_fields = ev->nr_fields;
+	}
+	if (max_fields > p->max_fields || !p->seen) {
+		uint32_t *seen = calloc(max_fields + 1, sizeof(*seen));
+		struct pending *pend = calloc(max_fields + 1, sizeof(*pend));
+
+		if (!seen || !pend) {
+			free(seen);
+			free(pend);
+			goto fail;
+		}
+		free(p->seen);
+		free(p->pend);
+		p->seen = seen;
+		p->pend = pend;
+		p->max_fields = max_fields;
+	}
+	while (size < 2 * nr)
+		size <<= 1;
+	table = calloc(size, sizeof(*table));
+	if (!table)
+		goto fail;
+	for (unsigned i = 0; i < nr; i++) {
+		unsigned h;
+
+		for (h = events[i].hash & (size - 1); table[h];
+		     h = (h + 1) & (size - 1))
+			;
+		table[h] = i + 1;
+	}
+	free(p->table);
+	p->table = table;
+	p->mask = size - 1;
+	p->nr_events = nr;
+	return 0;
+fail:
+	for (unsigned i = p->nr_events; i < nr; i++) {
+		free(events[i].key);
+		free(events[i].fields);
+	}
+	return -ENOMEM;
+}
+
 struct tf_inject *tf_inject_new(const struct tf_registry *reg)
 {
 	struct tf_inject *p = calloc(1, sizeof(*p));
-	unsigned size = 16;
 
 	if (!p)
 		return NULL;
-	p->nr_events = reg->nr_events;
-	p->events = calloc(reg->nr_events ? reg->nr_events : 1,
-			   sizeof(*p->events));
-	while (size < 2 * reg->nr_events)
-		size <<= 1;
-	p->table = calloc(size, sizeof(*p->table));
-	p->mask = size - 1;
-	if (!p->events || !p->table)
-		goto fail;
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		const struct tf_event *ev = reg->events[i];
-		struct einfo *e = &p->events[i];
-		unsigned end = 0, align = 1, h;
-
-		e->ev = ev;
-		e->key_len = strlen(ev->system) + 1 + strlen(ev->name);
-		e->key = malloc(e->key_len + 1);
-		e->fields = calloc(ev->nr_fields ? ev->nr_fields : 1,
-				   sizeof(*e->fields));
-		if (!e->key || !e->fields)
-			goto fail;
-		snprintf(e->key, e->key_len + 1, "%s:%s", ev->system, ev->name);
-		e->hash = hash_bytes(e->key, e->key_len);
-		e->nr_fields = ev->nr_fields;
-		for (unsigned j = 0; j < ev->nr_fields; j++) {
-			const struct tf_field *f = &ev->fields[j];
-			unsigned a;
-
-			field_info(&e->fields[j], f);
-			a = field_align(&e->fields[j]);
-			if (a > align)
-				align = a;
-			if (f->offset + f->size > end)
-				end = f->offset + f->size;
-			e->shadowed |= 1u << generic_name(f->name,
-							    strlen(f->name));
-			if (!strcmp(f->name, "common_pid"))
-				e->pid_f = f;
-			else if (!strcmp(f->name, "common_type"))
-				e->type_f = f;
-		}
-		/* sizeof(struct trace_event_raw_*): its alignment pads it */
-		e->fixed = (end + align - 1) / align * align;
-		if (ev->nr_fields > p->max_fields)
-			p->max_fields = ev->nr_fields;
-		for (h = e->hash & p->mask; p->table[h]; h = (h + 1) & p->mask)
-			;
-		p->table[h] = i + 1;
+	p->reg = reg;
+	if (take_new_events(p) < 0) {
+		tf_inject_free(p);
+		return NULL;
 	}
-	p->seen = calloc(p->max_fields + 1, sizeof(*p->seen));
-	p->pend = calloc(p->max_fields + 1, sizeof(*p->pend));
-	if (!p->seen || !p->pend)
-		goto fail;
 	return p;
-fail:
-	tf_inject_free(p);
-	return NULL;
 }
 
 void tf_inject_free(struct tf_inject *p)
@@ -256,13 +319,9 @@ static const char *show(char *buf, size_t size, const char *s, size_t n)
 	return buf;
 }
 
-static struct einfo *find_event(struct tf_inject *p, const char *s, size_t n)
+static struct einfo *lookup_event(struct tf_inject *p, const char *s,
+				  size_t n, uint32_t h)
 {
-	uint32_t h;
-
-	if (p->last && p->last->key_len == n && !memcmp(p->last->key, s, n))
-		return p->last;
-	h = hash_bytes(s, n);
 	for (unsigned i = h & p->mask; p->table[i]; i = (i + 1) & p->mask) {
 		struct einfo *e = &p->events[p->table[i] - 1];
 
@@ -270,6 +329,22 @@ static struct einfo *find_event(struct tf_inject *p, const char *s, size_t n)
 			return p->last = e;
 	}
 	return NULL;
+}
+
+static struct einfo *find_event(struct tf_inject *p, const char *s, size_t n)
+{
+	struct einfo *e;
+	uint32_t h;
+
+	if (p->last && p->last->key_len == n && !memcmp(p->last->key, s, n))
+		return p->last;
+	h = hash_bytes(s, n);
+	e = lookup_event(p, s, n, h);
+	/* a replay may have added events to the tree since: look again */
+	if (!e && p->reg->nr_events != p->nr_events &&
+	    take_new_events(p) == 0)
+		e = lookup_event(p, s, n, h);
+	return e;
 }
 
 static int find_field(const struct einfo *e, unsigned guess, const char *s,
@@ -875,7 +950,7 @@ void tf_inject_stream_init(struct tf_inject_stream *s, struct tf_inject *p,
 static void dispatch_ftrace(struct tf_trace_array *tr,
 			    const struct tf_record *rec)
 {
-	struct tf_event_file *file = &tr->files[rec->event->index];
+	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
 	struct tf_ring_buffer *rb;
 	unsigned tt, swaps;
 

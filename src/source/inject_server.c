@@ -13,8 +13,9 @@
  *     REPLAY SPEED LOOPS PATH\n   a trace.dat replayed with tf_replay_run()
  *
  * and the daemon's last line, once everything is dispatched, is
- * "DONE <records> <errors>\n" (for a replay: dispatched and skipped
- * records, and "E replay: ..." before it when the replay failed).
+ * "DONE <records> <errors>\n" (for a replay: "DONE <dispatched>
+ * <skipped> <events added>\n", and "E replay: ..." before it when the
+ * replay failed; older clients read the first two numbers).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -240,6 +241,7 @@ static void serve_replay(int fd, char *args)
 	struct tf_replay_opts opts = { 0 };
 	unsigned long dispatched = 0, skipped = 0;
 	char msg[PATH_MAX + 128], *end, *path;
+	unsigned added = 0;
 	int ret;
 
 	opts.speed = strtod(args, &end);
@@ -249,13 +251,15 @@ static void serve_replay(int fd, char *args)
 	if (*end != ' ' || end[1] != '/')
 		goto bad;
 	path = end + 1;
-	ret = tf_replay_run(srv.tracing, path, &opts, &dispatched, &skipped);
+	ret = tf_replay_run(srv.tracing, path, &opts, &dispatched, &skipped,
+			    &added);
 	if (ret < 0) {
 		snprintf(msg, sizeof(msg), "replay: %s: %s", path,
 			 strerror(-ret));
 		send_error(&fd, msg);
 	}
-	snprintf(msg, sizeof(msg), "DONE %lu %lu\n", dispatched, skipped);
+	snprintf(msg, sizeof(msg), "DONE %lu %lu %u\n", dispatched, skipped,
+		 added);
 	send_all(fd, msg, strlen(msg));
 	return;
 bad:

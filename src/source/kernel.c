@@ -109,6 +109,9 @@ struct ksource {
 	struct ev_info *ids;		/* indexed by event id */
 	int nr_ids;
 	uint8_t *host_on;		/* per registry index */
+	/* the host's events: those of the registry when the source
+	 * started; events added later (a replay's) are not the host's */
+	unsigned nr_host;
 	pthread_mutex_t lock;		/* one sweep at a time */
 	pthread_mutex_t ctl_lock;	/* host_on and the enable writes */
 	pthread_t thread;
@@ -233,7 +236,8 @@ static bool event_needed(struct tf_tracing *t, unsigned index)
 	/* callers normally hold t->lock; RCU keeps a stray caller safe */
 	tf_rcu_read_lock();
 	cds_list_for_each_entry_rcu(tr, &t->instances, list)
-		if (atomic_load(&tr->files[index].flags) & TF_FILE_ENABLED) {
+		if (atomic_load(&tf_tr_file(tr, index)->flags) &
+		    TF_FILE_ENABLED) {
 			need = true;
 			break;
 		}
@@ -245,11 +249,14 @@ static bool event_needed(struct tf_tracing *t, unsigned index)
 static void sync_event(struct ksource *ks, struct tf_tracing *t,
 		       unsigned index)
 {
-	struct tf_event *ev = ks->reg->events[index];
+	struct tf_event *ev;
 	bool need;
 	char path[512];
 	int ret;
 
+	if (index >= ks->nr_host)
+		return;		/* added at run time: not on the host */
+	ev = tf_registry_event(ks->reg, index);
 	if (strcmp(ev->system, "ftrace") == 0)
 		return;		/* not enableable; trace_marker is ours */
 	pthread_mutex_lock(&ks->ctl_lock);
@@ -283,11 +290,13 @@ static bool stacks_needed(struct tf_tracing *t)
 
 	tf_rcu_read_lock();
 	cds_list_for_each_entry_rcu(tr, &t->instances, list) {
-		for (unsigned i = 0; i < t->reg->nr_events && !need; i++) {
+		unsigned nr = t->reg->nr_events;
+
+		for (unsigned i = 0; i < nr && !need; i++) {
 			struct tf_trigger *data;
 
 			cds_list_for_each_entry_rcu(data,
-						    &tr->files[i].triggers,
+						    &tf_tr_file(tr, i)->triggers,
 						    list)
 				if (strcmp(data->cmd->name, "stacktrace") == 0)
 					need = true;
@@ -565,15 +574,15 @@ static int build_ids(struct ksource *ks)
 	struct tf_registry *reg = ks->reg;
 	int max = 0;
 
-	for (unsigned i = 0; i < reg->nr_events; i++)
-		if (reg->events[i]->id > max)
-			max = reg->events[i]->id;
+	for (unsigned i = 0; i < ks->nr_host; i++)
+		if (tf_registry_event(reg, i)->id > max)
+			max = tf_registry_event(reg, i)->id;
 	ks->nr_ids = max + 1;
 	ks->ids = calloc((size_t)ks->nr_ids, sizeof(*ks->ids));
 	if (!ks->ids)
 		return -ENOMEM;
-	for (unsigned i = 0; i < reg->nr_events; i++) {
-		struct tf_event *ev = reg->events[i];
+	for (unsigned i = 0; i < ks->nr_host; i++) {
+		struct tf_event *ev = tf_registry_event(reg, i);
 		struct ev_info *info;
 
 		if (ev->id < 0)
@@ -935,7 +944,8 @@ static int kernel_start(struct tf_source *src)
 	ks->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 :
 				 KBUFFER_LSIZE_4, KBUFFER_ENDIAN_LITTLE);
 	ks->comms = calloc(COMM_SLOTS, sizeof(*ks->comms));
-	ks->host_on = calloc(reg->nr_events ? reg->nr_events : 1, 1);
+	ks->nr_host = reg->nr_events;
+	ks->host_on = calloc(ks->nr_host ? ks->nr_host : 1, 1);
 	ks->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (!ks->page || !ks->kbuf || !ks->comms || !ks->host_on ||
 	    ks->wake_fd < 0)
@@ -964,7 +974,7 @@ static int kernel_start(struct tf_source *src)
 	active = ks;
 	ks->started = true;
 	tf_event_enabled_hook = enabled_hook;
-	for (unsigned i = 0; i < reg->nr_events; i++)
+	for (unsigned i = 0; i < ks->nr_host; i++)
 		sync_event(ks, src->tracing, i);
 	pthread_mutex_unlock(&src->tracing->lock);
 

@@ -14,7 +14,9 @@
  *     field by name (numbers converted by size and sign, strings copied,
  *     __data_loc rebuilt), fields the file lacks left zero;
  *   - an event the tree lacks: added to the registry from the file's own
- *     format text (with a fresh id if the file's collides), then copied.
+ *     format text (with a fresh id if the file's collides), then copied;
+ *     in a replay started later (tf_replay_run), added to the mounted
+ *     tree with tf_tracing_add_event(), every trace array included.
  *
  * Dispatching (a thread started after mount) feeds the arena to
  * tf_dispatch() as fast as possible, or in real time scaled by `speed`,
@@ -93,6 +95,9 @@ struct replay {
 	bool start_on_read;		/* `start=read` */
 	struct tf_registry *reg;
 	bool may_add;			/* registry not final yet */
+	/* a replay started later: events the tree lacks are added to the
+	 * mounted tree (tf_tracing_add_event, under its control lock) */
+	struct tf_tracing *grow;
 
 	/* file */
 	struct tracecmd_input *handle;
@@ -498,59 +503,89 @@ static const char *format_text(struct replay *r, int id, size_t *len)
 
 static int max_id(const struct tf_registry *reg)
 {
+	unsigned nr = reg->nr_events;
 	int m = 0;
 
-	for (unsigned i = 0; i < reg->nr_events; i++)
-		if (reg->events[i]->id > m)
-			m = reg->events[i]->id;
+	for (unsigned i = 0; i < nr; i++)
+		if (tf_registry_event(reg, i)->id > m)
+			m = tf_registry_event(reg, i)->id;
 	return m;
 }
 
-/* Adds file event @fev to the registry; returns the new tf_event. */
+/*
+ * The file's format text of @fev with the id @id (the file's own, or a
+ * fresh one when the tree has taken it): malloc'ed, its length in *lenp.
+ */
+static char *format_with_id(const char *text, size_t len, int id,
+			    size_t *lenp)
+{
+	const char *idl = strstr(text, "\nID: "), *rest;
+	size_t head;
+	char *copy;
+	int n;
+
+	if (!idl || idl > text + len)
+		return NULL;
+	rest = strchr(idl + 1, '\n');
+	if (!rest || rest > text + len)
+		return NULL;
+	copy = malloc(len + 16);	/* room for a longer id */
+	if (!copy)
+		return NULL;
+	head = (size_t)(idl - text) + 5;
+	memcpy(copy, text, head);
+	n = sprintf(copy + head, "%d", id);
+	memcpy(copy + head + (size_t)n, rest, (size_t)(text + len - rest));
+	*lenp = head + (size_t)n + (size_t)(text + len - rest);
+	return copy;
+}
+
+/*
+ * Adds file event @fev to the tree; returns the new tf_event.  Before
+ * mount, to the registry alone; in a replay started later, to the
+ * mounted tree under its control lock - where another replay may just
+ * have added the same event (then that one is used) or taken the id.
+ */
 static struct tf_event *add_event(struct replay *r, struct tep_event *fev)
 {
+	struct tf_event *ev = NULL;
 	const char *text;
-	char *copy, *idl;
+	char *copy;
 	size_t len;
-	int id = fev->id;
+	int id;
 
 	if (load_format_texts(r) < 0)
 		return NULL;
 	text = format_text(r, fev->id, &len);
 	if (!text)
 		return NULL;
+	/* dump separates the texts with a blank line; a format file ends
+	 * with its print fmt line's newline */
+	while (len >= 2 && text[len - 1] == '\n' && text[len - 2] == '\n')
+		len--;
+	if (r->grow)
+		pthread_mutex_lock(&r->grow->lock);
+	ev = tf_registry_find(r->reg, fev->system, fev->name);
+	if (ev)
+		goto out;
+	id = fev->id;
 	if (tf_registry_find_id(r->reg, id))
 		id = max_id(r->reg) + 1;
-	if (id > 0xffff)
-		return NULL;
-	/* room for a longer id */
-	copy = malloc(len + 16);
+	copy = id <= 0xffff ? format_with_id(text, len, id, &len) : NULL;
 	if (!copy)
-		return NULL;
-	idl = strstr(text, "\nID: ");
-	if (!idl || idl > text + len) {
-		free(copy);
-		return NULL;
-	}
-	size_t head = (size_t)(idl - text) + 5;
-	const char *rest = strchr(idl + 1, '\n');
-	int n;
-
-	if (!rest || rest > text + len) {
-		free(copy);
-		return NULL;
-	}
-	memcpy(copy, text, head);
-	n = sprintf(copy + head, "%d", id);
-	memcpy(copy + head + (size_t)n, rest, (size_t)(text + len - rest));
-	len = head + (size_t)n + (size_t)(text + len - rest);
-	if (tf_registry_add_format(r->reg, fev->system, copy, len) < 0) {
-		free(copy);
-		return NULL;
+		goto out;
+	if ((r->grow ? tf_tracing_add_event(r->grow, fev->system, copy, len,
+					    &ev)
+		     : tf_registry_add_format(r->reg, fev->system, copy,
+					      len)) == 0) {
+		r->added++;
+		ev = tf_registry_find(r->reg, fev->system, fev->name);
 	}
 	free(copy);
-	r->added++;
-	return tf_registry_find(r->reg, fev->system, fev->name);
+out:
+	if (r->grow)
+		pthread_mutex_unlock(&r->grow->lock);
+	return ev;
 }
 
 /* ---------------------------------------------------------------- */
@@ -568,7 +603,7 @@ static struct xlate *resolve(struct replay *r, int id)
 	if (!fev)
 		return x;
 	x->tree = tf_registry_find(r->reg, fev->system, fev->name);
-	if (!x->tree && r->may_add)
+	if (!x->tree && (r->may_add || r->grow))
 		x->tree = add_event(r, fev);
 	if (!x->tree) {
 		r->skipped_events++;
@@ -1055,7 +1090,7 @@ const struct tf_source_type tf_source_replay = {
 
 int tf_replay_run(struct tf_tracing *t, const char *path,
 		  const struct tf_replay_opts *opts, unsigned long *dispatched,
-		  unsigned long *skipped)
+		  unsigned long *skipped, unsigned *added)
 {
 	struct replay *r = replay_new(path, opts, t->reg, false);
 	unsigned long n;
@@ -1063,6 +1098,7 @@ int tf_replay_run(struct tf_tracing *t, const char *path,
 
 	if (!r)
 		return -ENOMEM;
+	r->grow = t;
 	ret = replay_load(r);
 	if (ret < 0) {
 		replay_free(r);
@@ -1073,6 +1109,8 @@ int tf_replay_run(struct tf_tracing *t, const char *path,
 		*dispatched = n;
 	if (skipped)
 		*skipped = r->skipped;
+	if (added)
+		*added = r->added;
 	replay_free(r);
 	return 0;
 }

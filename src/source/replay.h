@@ -15,11 +15,15 @@ struct tf_replay_opts {
 /*
  * Replays every record of @path into @t's dispatch, in timestamp order
  * across CPUs, and returns once all have been dispatched (the injection
- * client's `--replay`).  Events the registry lacks are skipped and
- * counted in *skipped (may be NULL).
+ * client's `--replay`).  Events the mounted tree lacks are added to it
+ * first (tf_tracing_add_event; *added counts them), from the file's
+ * format texts; records that still cannot be replayed (no trace-cmd to
+ * read those texts, a format libtraceevent refuses) are counted in
+ * *skipped.  Any of the counters may be NULL.  The caller must not hold
+ * t->lock.
  */
 int tf_replay_run(struct tf_tracing *t, const char *path,
 		  const struct tf_replay_opts *opts, unsigned long *dispatched,
-		  unsigned long *skipped);
+		  unsigned long *skipped, unsigned *added);
 
 #endif

@@ -103,7 +103,7 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	if (rec.cpu < 0)
 		rec.cpu = 0;
 	rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
-	file = &tr->files[ev->index];
+	file = tf_tr_file(tr, ev->index);
 	tf_rcu_read_lock();
 	swaps = tf_trigger_snapshot_swaps;
 	tt = tf_triggers_call(file, &rec);

@@ -447,7 +447,7 @@ void tf_trigger_clear_all(struct tf_trace_array *tr)
 
 	CDS_INIT_LIST_HEAD(&dead);
 	for (unsigned i = 0; i < nr; i++) {
-		struct tf_event_file *file = &tr->files[i];
+		struct tf_event_file *file = tf_tr_file(tr, i);
 
 		cds_list_for_each_entry_safe(data, tmp, &file->triggers,
 					     list) {

@@ -417,7 +417,7 @@ static struct tf_event_file *find_event_file(struct tf_trace_array *tr,
 
 	if (!ev || strcmp(ev->system, "ftrace") == 0)
 		return NULL;
-	return &tr->files[ev->index];
+	return tf_tr_file(tr, ev->index);
 }
 
 static int enable_parse(const struct tf_event_command *cmd,

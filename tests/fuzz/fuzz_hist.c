@@ -83,7 +83,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 			fprintf(stderr, "fuzz_hist: no event %s:%s\n", evs[i][0], evs[i][1]);
 			exit(1);
 		}
-		files[i] = &tracing.top->files[ev->index];
+		files[i] = tf_tr_file(tracing.top, ev->index);
 	}
 	return 0;
 }
