@@ -31,6 +31,10 @@ struct tf_registry {
 	unsigned nr_systems;
 	struct tf_system *systems;	/* in order of first appearance */
 	char *source_desc;		/* where the schemas came from */
+	/* The schemas' kernel, for the latency-format header (daemon.c);
+	 * NULL: the host's release, "desktop". */
+	char *kernel_release;		/* uname -r */
+	const char *preempt_model;	/* server, desktop, preempt, ... */
 };
 
 /*
