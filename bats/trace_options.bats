@@ -136,7 +136,7 @@ sched_switch: prev_comm=bash prev_pid=12 prev_prio=120 prev_state=S ==> next_com
 			echo $c > trace_clock; echo "$1 ts=1.000002" | "$2" "$PWD"
 			grep -o "\] \.\.\.\.\. .*: sched" trace
 		done
-		echo counter > instances/c/trace_clock
+		echo > trace; echo counter > instances/c/trace_clock
 		printf "%s ts=4000\n%s ts=5000\n" "$1" "$1" | "$2" "$PWD"
 		grep -o "\] \.\.\.\.\. .*: sched" trace instances/c/trace
 		cat instances/c/trace_clock trace_clock
@@ -153,7 +153,6 @@ sched_switch: prev_comm=bash prev_pid=12 prev_prio=120 prev_state=S ==> next_com
 ] .....     1.000002: sched
 trace:] .....     0.000004: sched
 trace:] .....     0.000005: sched
-trace:] .....     1.000002: sched
 instances/c/trace:] .....            3: sched
 instances/c/trace:] .....            4: sched
 local global [counter] uptime perf mono mono_raw boot tai x86-tsc
