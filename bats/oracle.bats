@@ -34,6 +34,12 @@ teardown() { tf_umount; }
 	assert_success
 }
 
+@test "output options and trace_clock print as the kernel's (oracle: trace-options.sh)" {
+	run oracle_compare trace-options
+	echo "$output"
+	assert_success
+}
+
 @test "bad input gets the kernel's errno (oracle: errors.sh)" {
 	run oracle_compare errors
 	echo "$output"

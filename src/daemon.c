@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "daemon.h"
@@ -98,6 +99,85 @@ static const char *bundled_dir(void)
 	return buf;
 }
 
+/* A preemption model as the 6.12 latency header names it. */
+static const char *model_name(const char *mode, size_t len)
+{
+	static const char *const names[][2] = {
+		{ "none", "server" }, { "voluntary", "desktop" },
+		{ "full", "preempt" }, { "lazy", "lazy" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(*names); i++)
+		if (strlen(names[i][0]) == len &&
+		    memcmp(names[i][0], mode, len) == 0)
+			return names[i][1];
+	return NULL;
+}
+
+/*
+ * The host's preemption model: debugfs names the dynamic mode in
+ * parentheses; else preempt= on the command line; else uname -v
+ * (PREEMPT_RT, or PREEMPT without PREEMPT_DYNAMIC); else "desktop", the
+ * voluntary model distributions build (uname cannot tell it from none).
+ */
+static const char *host_preempt_model(void)
+{
+	char buf[4096], *p, *q;
+	const char *m;
+	struct utsname u;
+	int fd;
+
+	fd = open("/sys/kernel/debug/sched/preempt", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+		close(fd);
+		buf[n > 0 ? n : 0] = '\0';
+		if ((p = strchr(buf, '(')) && (q = strchr(p, ')')) &&
+		    (m = model_name(p + 1, (size_t)(q - p - 1))))
+			return m;
+	}
+	fd = open("/proc/cmdline", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf + 1, sizeof(buf) - 2);
+
+		close(fd);
+		buf[0] = ' ';
+		buf[n > 0 ? n + 1 : 1] = '\0';
+		if ((p = strstr(buf, " preempt=")) &&
+		    (m = model_name(p + 9, strcspn(p + 9, " \n"))))
+			return m;
+	}
+	if (uname(&u) == 0) {
+		if (strstr(u.version, "PREEMPT_RT"))
+			return "preempt_rt";
+		if (strstr(u.version, "PREEMPT_DYNAMIC"))
+			return "desktop";
+		if (strstr(u.version, "PREEMPT"))
+			return "preempt";
+	}
+	return "desktop";
+}
+
+/*
+ * The release of the schemas' kernel: the host's for its tracefs; a
+ * formats directory's KERNEL file (scripts/capture-formats.sh writes
+ * it), else the host's.  The preemption model is the host's only when
+ * the schemas are.
+ */
+static void kernel_identity(struct tf_registry *reg, int dirfd, bool host)
+{
+	char *rel = host ? NULL : tf_read_file_at(dirfd, "KERNEL", NULL);
+	struct utsname u;
+
+	if (rel)
+		rel[strcspn(rel, "\n")] = '\0';
+	else if (uname(&u) == 0)
+		rel = strdup(u.release);
+	reg->kernel_release = rel;
+	reg->preempt_model = host ? host_preempt_model() : "desktop";
+}
+
 int tf_load_registry(struct tf_registry **reg, const char *formats_dir,
 		     int host_fd)
 {
@@ -107,8 +187,10 @@ int tf_load_registry(struct tf_registry **reg, const char *formats_dir,
 	if (!formats_dir && host_fd >= 0) {
 		ret = load_dir(reg, host_fd, "events", "available_events",
 			       "host tracefs");
-		if (ret == 0)
+		if (ret == 0) {
+			kernel_identity(*reg, host_fd, true);
 			return 0;
+		}
 	}
 	if (!formats_dir)
 		formats_dir = bundled_dir();
@@ -117,6 +199,8 @@ int tf_load_registry(struct tf_registry **reg, const char *formats_dir,
 		return -errno;
 	snprintf(desc, sizeof(desc), "formats in %s", formats_dir);
 	ret = load_dir(reg, fd, ".", "available_events", desc);
+	if (ret == 0)
+		kernel_identity(*reg, fd, false);
 	close(fd);
 	return ret;
 }

@@ -126,6 +126,9 @@ static void test_consume(void)
 	CHECK_INT(tf_ring_buffer_copy(rb, 0, 1, &snap), 0);
 	CHECK_INT(snap.nr, 0);
 	tf_rb_snapshot_release(&snap);
+	CHECK_INT(tf_ring_buffer_copy(rb, 0, 0, &snap), 0);	/* `trace` */
+	CHECK_INT(snap.nr, 0);
+	tf_rb_snapshot_release(&snap);
 	write_n(rb, 0, 9, marker_len(5), 'e');
 	CHECK_INT(tf_ring_buffer_copy(rb, 0, 1, &snap), 0);
 	CHECK_INT(snap.nr, 1);
@@ -189,9 +192,20 @@ static void test_merge_and_swap(void)
 	CHECK_INT(tf_ring_buffer_copy(b, 1, 0, &snap), 0);
 	CHECK_INT(snap.nr, 2);
 	tf_rb_snapshot_release(&snap);
+	/* resizing keeps the events, as the kernel's adds or removes pages */
 	CHECK_INT(tf_ring_buffer_resize(b, 8 * 1024), 0);
 	CHECK_INT(tf_ring_buffer_copy(b, -1, 0, &snap), 0);
-	CHECK_INT(snap.nr, 0);
+	CHECK_INT(snap.nr, 4);
+	CHECK_INT(snap.entries[0].ts, 3);
+	CHECK_INT(snap.entries[3].data[0], 'c');
+	tf_rb_snapshot_release(&snap);
+	/* shrinking drops the oldest pages */
+	for (unsigned i = 0; i < 9; i++)	/* 3 per page */
+		write_n(b, 0, 100 + i, marker_len(1000), 'x');
+	CHECK_INT(tf_ring_buffer_resize(b, 4080), 0);	/* 2 pages: min */
+	CHECK_INT(tf_ring_buffer_copy(b, 0, 0, &snap), 0);
+	CHECK_INT(snap.nr, 6);
+	CHECK_INT(snap.nr ? snap.entries[0].ts : 0, 103);
 	tf_rb_snapshot_release(&snap);
 	tf_ring_buffer_free(a);
 	tf_ring_buffer_free(b);

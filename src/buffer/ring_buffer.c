@@ -93,6 +93,11 @@ struct tf_ring_buffer {
 	struct rb_cpu **cpus;	/* RCU */
 };
 
+struct copy_state {
+	struct tf_rb_snapshot *snap;
+	size_t nb, cap_bytes, cap_nr;
+};
+
 /* swaps and resizes exchange per-CPU pointers: one at a time */
 static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -209,6 +214,26 @@ int tf_ring_buffer_nr_cpus(const struct tf_ring_buffer *rb)
 	return rb->nr_cpus;
 }
 
+static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
+		    int consume);
+static int write_cpu(struct tf_ring_buffer *rb, struct rb_cpu *c,
+		     uint64_t ts, const void *data, unsigned len);
+
+/* Writes @from's events into @to, oldest first. */
+static void cpu_carry_over(struct tf_ring_buffer *rb, struct rb_cpu *from,
+			   struct rb_cpu *to)
+{
+	struct tf_rb_snapshot snap = { 0 };
+	struct copy_state cs = { .snap = &snap };
+
+	if (copy_cpu(&cs, from, 0, 0) == 0)
+		for (size_t i = 0; i < snap.nr; i++)
+			write_cpu(rb, to, snap.entries[i].ts,
+				  snap.bytes + (uintptr_t)snap.entries[i].data,
+				  snap.entries[i].len);
+	tf_rb_snapshot_release(&snap);
+}
+
 int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes)
 {
 	struct rb_cpu **fresh = calloc((size_t)rb->nr_cpus, sizeof(*fresh));
@@ -219,6 +244,12 @@ int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes)
 	for (i = 0; i < rb->nr_cpus; i++)
 		if (!(fresh[i] = cpu_create(bytes)))
 			goto nomem;
+	/* the kernel adds or removes pages: the events stay (the oldest
+	 * go if they no longer fit); what is written meanwhile is lost */
+	tf_rcu_read_lock();
+	for (i = 0; i < rb->nr_cpus; i++)
+		cpu_carry_over(rb, RB_CPU(rb, i), fresh[i]);
+	tf_rcu_read_unlock();
 	pthread_mutex_lock(&ctl_lock);
 	for (i = 0; i < rb->nr_cpus; i++) {
 		struct rb_cpu *old = rb->cpus[i];
@@ -314,7 +345,13 @@ static void put_words(uint64_t *dst, const void *src, size_t len)
 int tf_ring_buffer_write(struct tf_ring_buffer *rb, int cpu, uint64_t ts,
 			 const void *data, unsigned len)
 {
-	struct rb_cpu *c;
+	return write_cpu(rb, RB_CPU(rb, (unsigned)cpu % (unsigned)rb->nr_cpus),
+			 ts, data, len);
+}
+
+static int write_cpu(struct tf_ring_buffer *rb, struct rb_cpu *c,
+		     uint64_t ts, const void *data, unsigned len)
+{
 	struct rb_page *pg;
 	unsigned ksize = kernel_event_size(len), ext = 0;
 	size_t need = phys_size(len);
@@ -323,7 +360,6 @@ int tf_ring_buffer_write(struct tf_ring_buffer *rb, int cpu, uint64_t ts,
 
 	if (ksize > TF_RB_PAGE_DATA || need > PAGE_PHYS)
 		return -E2BIG;
-	c = RB_CPU(rb, (unsigned)cpu % (unsigned)rb->nr_cpus);
 	pthread_mutex_lock(&c->wlock);
 	pg = page_of(c, c->head);
 	commit = LOAD(&pg->commit);
@@ -471,11 +507,6 @@ void tf_ring_buffer_stats(struct tf_ring_buffer *rb, int cpu,
 	tf_rcu_read_unlock();
 }
 
-struct copy_state {
-	struct tf_rb_snapshot *snap;
-	size_t nb, cap_bytes, cap_nr;
-};
-
 static int grow(struct copy_state *cs, size_t bytes, size_t nr)
 {
 	if (cs->nb + bytes > cs->cap_bytes) {
@@ -565,9 +596,8 @@ static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
 		pthread_mutex_lock(&c->rlock);
 	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
 	tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
-	first = consume ? read_start(c, tail, &off, &ents) : tail;
-	if (!consume)
-		off = ents = 0;
+	/* consumed events are gone for every reader, as in the kernel */
+	first = read_start(c, tail, &off, &ents);
 	last_p = first;
 	last_ents = ents;
 	last_kb = first == RP_PAGE(LOAD(&c->read_pos)) ?

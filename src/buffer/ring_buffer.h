@@ -36,8 +36,10 @@ struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes);
 void tf_ring_buffer_free(struct tf_ring_buffer *rb);
 int tf_ring_buffer_nr_cpus(const struct tf_ring_buffer *rb);
 /*
- * Resizes every CPU's buffer (its contents are dropped).  Control path:
- * not inside a read-side section (it waits for a grace period).
+ * Resizes every CPU's buffer; the events stay, the oldest pages going if
+ * they no longer fit (events written during the resize may be lost).
+ * Control path: not inside a read-side section (it waits for a grace
+ * period).
  */
 int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes);
 /* options/overwrite: off, a full buffer drops new events instead. */

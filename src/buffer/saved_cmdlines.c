@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,6 +99,22 @@ void tf_saved_cmdlines_record(int pid, const char *comm)
 		memcpy(me->comm, slots[i].comm, TF_COMM_LEN);
 	}
 	pthread_mutex_unlock(&lock);
+}
+
+bool tf_proc_comm(int pid, char comm[TF_COMM_LEN])
+{
+	char path[64];
+	FILE *f;
+
+	comm[0] = '\0';
+	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fgets(comm, TF_COMM_LEN, f))
+		comm[strcspn(comm, "\n")] = '\0';
+	fclose(f);
+	return comm[0] != '\0';
 }
 
 bool tf_saved_cmdlines_find(int pid, char comm[TF_COMM_LEN])

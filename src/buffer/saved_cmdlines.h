@@ -12,6 +12,8 @@
 #define TF_COMM_LEN 16
 
 void tf_saved_cmdlines_record(int pid, const char *comm);
+/* Reads the comm of a task of this host (/proc); false if gone. */
+bool tf_proc_comm(int pid, char comm[TF_COMM_LEN]);
 /* Copies the comm of @pid into @comm; false if not saved. */
 bool tf_saved_cmdlines_find(int pid, char comm[TF_COMM_LEN]);
 void tf_saved_cmdlines_show(struct strbuf *out);

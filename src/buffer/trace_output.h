@@ -1,20 +1,42 @@
 /*
- * trace_output.h - the text of `trace`, `trace_pipe` and per_cpu files:
- * the kernel's header and line format, each event's own text rendered
- * by libtraceevent from its print fmt.
+ * trace_output.h - the text of `trace`, `trace_pipe`, per_cpu files and
+ * `snapshot`: the kernel's headers and context columns as the output
+ * options choose them, each event's own text rendered by libtraceevent
+ * from its print fmt.
  */
 #ifndef TF_BUFFER_TRACE_OUTPUT_H
 #define TF_BUFFER_TRACE_OUTPUT_H
+
+#include <stdbool.h>
 
 #include "buffer/ring_buffer.h"
 #include "events/registry.h"
 #include "util/strbuf.h"
 
-/* The `# tracer: nop` header with the entry counts and #P. */
-void tf_trace_header(struct strbuf *out, uint64_t entries, uint64_t written,
-		     int nr_cpus);
-/* One record's line, `comm-pid [cpu] flags ts: name: info`. */
-void tf_trace_print_entry(struct tf_registry *reg, struct strbuf *out,
-			  const struct tf_rb_entry *e);
+/*
+ * What a reader prints with: the part of the kernel's trace_iterator
+ * that the output options and the clock decide.
+ */
+struct tf_trace_iter {
+	struct tf_registry *reg;
+	unsigned trace_flags;	/* TF_TRACE_* (events/trace_array.h) */
+	bool lat_fmt;		/* TRACE_FILE_LAT_FMT: latency-format, and
+				 * not the snapshot file */
+	bool time_in_ns;	/* TRACE_FILE_TIME_IN_NS: the clock's unit */
+	bool consume;		/* trace_pipe: an entry is its own "next" */
+	uint64_t time_start;	/* latency times count from here */
+	int nr_cpus;		/* #P */
+	unsigned long idx;	/* verbose: the entry's index */
+};
+
+/* "# tracer: nop" and the header trace_default_header() prints, for a
+ * buffer holding @entries of @total written; @empty: what is read is. */
+void tf_trace_header(const struct tf_trace_iter *it, struct strbuf *out,
+		     uint64_t entries, uint64_t total, bool empty);
+/* One record's line (print_trace_fmt()); @next: the entry after it in
+ * the output, NULL for the last (latency-format's relative time). */
+void tf_trace_print_entry(struct tf_trace_iter *it, struct strbuf *out,
+			  const struct tf_rb_entry *e,
+			  const struct tf_rb_entry *next);
 
 #endif

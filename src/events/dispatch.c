@@ -8,6 +8,8 @@
 
 #include "buffer/ring_buffer.h"
 #include "buffer/saved_cmdlines.h"
+#include "buffer/saved_tgids.h"
+#include "buffer/trace_clock.h"
 #include "events/dispatch.h"
 #include "trigger/trigger.h"
 #include "filter/filter.h"
@@ -22,13 +24,42 @@ static int record_pid(const struct tf_record *rec)
 	return pid;
 }
 
-/* Writes @rec into @rb (NULL: tracing was off at "reserve" time). */
-static void record(struct tf_ring_buffer *rb, const struct tf_record *rec)
+void tf_record_taskinfo(struct tf_tracing *t, const struct tf_record *rec)
 {
-	if (!rb)
-		return;
 	if (rec->comm)
 		tf_saved_cmdlines_record(record_pid(rec), rec->comm);
+	if (rec->tgid && atomic_load_explicit(&t->tgids_recorded,
+					      memory_order_relaxed))
+		tf_saved_tgids_record(record_pid(rec), rec->tgid);
+}
+
+const struct tf_record *tf_record_stamp(const struct tf_trace_array *tr,
+					const struct tf_record *rec,
+					struct tf_record *copy)
+{
+	int clock = tr->clock_id;
+
+	if (tf_trace_clocks[clock].in_ns)
+		return rec;
+	*copy = *rec;
+	copy->ts = tf_trace_clock_now(clock);
+	return copy;
+}
+
+/*
+ * Writes @rec into @rb (NULL: tracing was off at "reserve" time); @rec
+ * is stamped already (tf_record_stamp) or is now.
+ */
+static void record(struct tf_trace_array *tr, struct tf_ring_buffer *rb,
+		   const struct tf_record *rec, bool stamped)
+{
+	struct tf_record copy;
+
+	if (!rb)
+		return;
+	if (!stamped)
+		rec = tf_record_stamp(tr, rec, &copy);
+	tf_record_taskinfo(tr->tracing, rec);
 	tf_ring_buffer_write(rb, rec->cpu, rec->ts, rec->data, rec->size);
 }
 
@@ -64,12 +95,13 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	unsigned flags = atomic_load_explicit(&file->flags,
 					      memory_order_acquire);
 	struct tf_ring_buffer *rb;
+	struct tf_record copy;
 	unsigned tt, swaps;
 
 	if (force) {
 		/* trace_marker: its writer runs the triggers (they see the
 		 * text before the newline is added), see trace_marker.c */
-		record(tr->buffer, rec);
+		record(tr, tr->buffer, rec, false);
 		return;
 	}
 	if (!(flags & TF_FILE_ENABLED))
@@ -83,18 +115,20 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 			return;
 		if (!tf_filter_match(rcu_dereference(file->filter), rec))
 			return;
-		record(reserve(tr), rec);
+		record(tr, reserve(tr), rec, false);
 		return;
 	}
 	if (!tf_pid_allowed(tr, record_pid(rec)))
 		return;
 	rb = reserve(tr);
+	/* stamped as reserved: the triggers (common_timestamp) see it so */
+	rec = tf_record_stamp(tr, rec, &copy);
 	swaps = tf_trigger_snapshot_swaps;
 	tt = tf_triggers_call(file, rec);
 	flags = atomic_load_explicit(&file->flags, memory_order_acquire);
 	if (rb && !(flags & TF_FILE_SOFT_DISABLED) &&
 	    tf_filter_match(rcu_dereference(file->filter), rec))
-		record(tf_trigger_reserved_buffer(tr, swaps), rec);
+		record(tr, tf_trigger_reserved_buffer(tr, swaps), rec, true);
 	if (tt)
 		tf_triggers_post_call(file, tt, rec);
 }

@@ -26,4 +26,20 @@ void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec);
 void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 		    bool force);
 
+/*
+ * The kernel's tracing_record_taskinfo(): saves the comm (and, while
+ * tgids are recorded, the tgid) that the trace output prints for the
+ * record's pid.
+ */
+void tf_record_taskinfo(struct tf_tracing *t, const struct tf_record *rec);
+
+/*
+ * @rec as @tr's buffer stamps it (buffer/trace_clock.h): the same record,
+ * or, under a clock that is not the sources' (counter, uptime, x86-tsc),
+ * a copy in @copy with the clock's current value.
+ */
+const struct tf_record *tf_record_stamp(const struct tf_trace_array *tr,
+					const struct tf_record *rec,
+					struct tf_record *copy);
+
 #endif

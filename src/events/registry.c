@@ -366,6 +366,7 @@ void tf_registry_free(struct tf_registry *reg)
 	free(reg->header_page);
 	free(reg->header_event);
 	free(reg->source_desc);
+	free(reg->kernel_release);
 	if (reg->tep)
 		tep_free(reg->tep);
 	pthread_mutex_destroy(&reg->tep_lock);

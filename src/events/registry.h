@@ -61,6 +61,10 @@ struct tf_registry {
 	_Atomic unsigned nr_systems;
 	struct tf_system **system_chunks[TF_NR_CHUNKS];
 	char *source_desc;		/* where the schemas came from */
+	/* The schemas' kernel, for the latency-format header (daemon.c);
+	 * NULL: the host's release, "desktop". */
+	char *kernel_release;		/* uname -r */
+	const char *preempt_model;	/* server, desktop, preempt, ... */
 };
 
 /* Event @i (< nr_events) in index order. */

@@ -65,8 +65,9 @@ const struct tf_field *tf_event_field(const struct tf_event *ev,
 /*
  * A record: one event occurrence in the kernel's binary layout for its
  * event (common header first).  `comm` is the task's comm at event time,
- * as the kernel's `current->comm`; `stack` is the kernel stack carried by
- * the source, if any.
+ * as the kernel's `current->comm`; `tgid` the task's thread group, when
+ * the source knows it (0: unknown); `stack` is the kernel stack carried
+ * by the source, if any.
  */
 struct tf_record {
 	const struct tf_event *event;
@@ -75,6 +76,7 @@ struct tf_record {
 	uint64_t ts;		/* nanoseconds, the trace clock */
 	int cpu;
 	const char *comm;	/* may be NULL: then looked up by pid */
+	int tgid;		/* 0: not known */
 	const uint64_t *stack;
 	unsigned nr_stack;
 };

@@ -11,6 +11,7 @@
 #include <urcu/rculist.h>
 
 #include "buffer/ring_buffer.h"
+#include "buffer/trace_clock.h"
 #include "events/trace_array.h"
 #include "trigger/trigger.h"
 #include "filter/filter.h"
@@ -74,7 +75,9 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	tr->buffer_percent = 50;
 	tr->cpumask = t->nr_cpus >= 64 ? ~0ull : (1ull << t->nr_cpus) - 1;
 	tr->subbuf_size_kb = 4;
-	strcpy(tr->trace_clock, "local");
+	tr->clock_id = TF_CLOCK_LOCAL;
+	atomic_store(&tr->time_start, tf_trace_clock_now(tr->clock_id));
+	atomic_store(&tr->trace_flags, TF_TRACE_DEFAULT_FLAGS);
 	/* the top buffer starts at its minimum until first used, as the
 	 * kernel's; an instance's is allocated at its full size */
 	tr->buffer_expanded = name != NULL;
@@ -219,6 +222,35 @@ int tf_instance_create(struct tf_tracing *t, const char *name,
 	return 0;
 }
 
+void tf_trace_array_reset(struct tf_trace_array *tr)
+{
+	atomic_store(&tr->time_start, tf_trace_clock_now(tr->clock_id));
+	tf_ring_buffer_reset(tr->buffer, -1);
+}
+
+void tf_trace_array_set_clock(struct tf_trace_array *tr, int clock_id)
+{
+	tr->clock_id = clock_id;
+	/* the new clock's times do not compare with the old's */
+	tf_trace_array_reset(tr);
+	/* the max buffer (snapshot) is reset too, allocated or not */
+	tf_trace_clock_now(clock_id);
+	if (tr->snapshot)
+		tf_ring_buffer_reset(tr->snapshot, -1);
+}
+
+void tf_tracing_update_tgid_record(struct tf_tracing *t)
+{
+	struct tf_trace_array *tr;
+	bool tgid = false;
+
+	cds_list_for_each_entry(tr, &t->instances, list)
+		if (atomic_load(&tr->trace_flags) & TF_TRACE_RECORD_TGID)
+			tgid = true;
+	atomic_store(&t->tgids_recorded,
+		     tgid && atomic_load(&t->nr_enabled) > 0);
+}
+
 int tf_instance_remove(struct tf_tracing *t, const char *name)
 {
 	struct tf_trace_array *tr = tf_instance_find(t, name);
@@ -230,6 +262,7 @@ int tf_instance_remove(struct tf_tracing *t, const char *name)
 	cds_list_del_rcu(&tr->list);
 	tf_rcu_synchronize();
 	tr_free(tr);
+	tf_tracing_update_tgid_record(t);
 	return 0;
 }
 
@@ -247,6 +280,7 @@ static void set_flag(struct tf_event_file *f, unsigned bit, bool on)
 		atomic_fetch_add(&f->tr->tracing->nr_enabled, on ? 1 : -1);
 		if (on)
 			atomic_store(&f->tr->tracing->cmdlines_recorded, true);
+		tf_tracing_update_tgid_record(f->tr->tracing);
 		if (tf_event_enabled_hook)
 			tf_event_enabled_hook(f);
 	}

@@ -52,6 +52,21 @@ struct tf_event_file {
 	struct cds_list_head triggers;	/* RCU list of triggers */
 };
 
+/*
+ * The trace_options that change what `trace` prints or what the event
+ * path records (the kernel's TRACE_ITER_* bits); files_options.c keeps
+ * their state here, the others in tf_trace_array.options.
+ */
+enum {
+	TF_TRACE_CONTEXT_INFO	= 1u << 0,	/* comm-pid, cpu, flags, time */
+	TF_TRACE_IRQ_INFO	= 1u << 1,	/* the latency flags column */
+	TF_TRACE_RECORD_TGID	= 1u << 2,	/* the TGID column; save tgids */
+	TF_TRACE_LATENCY_FMT	= 1u << 3,	/* the latency-format layout */
+	TF_TRACE_VERBOSE	= 1u << 4,
+};
+/* As options/ starts, at the top level and in instances alike. */
+#define TF_TRACE_DEFAULT_FLAGS	(TF_TRACE_CONTEXT_INFO | TF_TRACE_IRQ_INFO)
+
 /* A sorted set of pids, replaced whole under RCU (set_event_pid). */
 struct tf_pid_list {
 	unsigned nr;
@@ -84,8 +99,11 @@ struct tf_trace_array {
 	unsigned long knobs[TF_KNOB_MAX];
 	uint64_t cpumask;		/* tracing_cpumask, kept */
 	bool buffer_expanded;
-	char trace_clock[16];
+	_Atomic int clock_id;		/* enum tf_clock_id (trace_clock.h) */
+	/* the clock's value at the last reset: latency times count from it */
+	_Atomic uint64_t time_start;
 	uint64_t options;		/* trace_options bits, files_options.c */
+	atomic_uint trace_flags;	/* TF_TRACE_* */
 	struct tf_ring_buffer *buffer;
 	struct tf_ring_buffer *snapshot;
 	char **system_filter_text;	/* per system: after the banner */
@@ -106,6 +124,12 @@ struct tf_tracing {
 	 */
 	atomic_int nr_enabled;
 	atomic_bool cmdlines_recorded;	/* nr_enabled was ever > 0 */
+	/*
+	 * The kernel saves tgids at context switches while an event is
+	 * enabled and some trace array has record-tgid: then the sources
+	 * save the tgids they know (tf_record.tgid).
+	 */
+	atomic_bool tgids_recorded;
 };
 
 /* The event file of event @index (< reg->nr_events) in @tr. */
@@ -149,6 +173,16 @@ void tf_tracing_destroy(struct tf_tracing *t);
  */
 int tf_tracing_add_event(struct tf_tracing *t, const char *system,
 			 const char *text, size_t len, struct tf_event **out);
+
+/*
+ * tracing_reset_online_cpus(): empties the buffer of every CPU and
+ * restarts time_start (a counter clock counts the call, as the kernel's).
+ */
+void tf_trace_array_reset(struct tf_trace_array *tr);
+/* tracing_set_clock(): sets the clock, resets the buffer and snapshot. */
+void tf_trace_array_set_clock(struct tf_trace_array *tr, int clock_id);
+/* Re-evaluates tgids_recorded after record-tgid or an enable changed. */
+void tf_tracing_update_tgid_record(struct tf_tracing *t);
 
 /* Instances: mkdir/rmdir under instances/.  Callers hold t->lock. */
 int tf_instance_create(struct tf_tracing *t, const char *name,

@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "buffer/ring_buffer.h"
+#include "buffer/saved_cmdlines.h"
+#include "buffer/trace_clock.h"
 #include "util/rcu.h"
 #include "buffer/trace_output.h"
 #include "fs/files.h"
@@ -110,28 +112,55 @@ long tf_buffer_size_write(struct tf_open *o, const char *buf, size_t len)
 
 int tf_trace_open(struct tf_open *o)
 {
-	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC))
-		tf_ring_buffer_reset(o->node.tr->buffer, node_cpu(o));
+	int cpu = node_cpu(o);
+
+	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC)) {
+		if (cpu < 0)
+			tf_trace_array_reset(o->node.tr);
+		else	/* tracing_reset_cpu() keeps time_start */
+			tf_ring_buffer_reset(o->node.tr->buffer, cpu);
+	}
 	return 0;
 }
 
+enum render {
+	R_TRACE,		/* trace, per_cpu/cpuN/trace */
+	R_PIPE,			/* trace_pipe: no header, consumes */
+	R_SNAPSHOT,		/* snapshot: never latency-format */
+};
+
 static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
-			 struct strbuf *out, bool header, bool consume)
+			 struct strbuf *out, enum render how)
 {
+	struct tf_trace_array *tr = o->node.tr;
+	struct tf_trace_iter it = {
+		.reg = o->node.t->reg,
+		.trace_flags = atomic_load(&tr->trace_flags),
+		.time_in_ns = tf_trace_clocks[tr->clock_id].in_ns,
+		.consume = how == R_PIPE,
+		.time_start = atomic_load(&tr->time_start),
+		.nr_cpus = o->node.t->nr_cpus,
+		/* a trace_pipe read resets the iterator, then steps to its
+		 * first entry: verbose counts from 1 there, 0 in trace */
+		.idx = how == R_PIPE ? 1 : 0,
+	};
 	struct tf_rb_snapshot snap;
 	struct tf_rb_stats st;
 	int cpu = node_cpu(o);
 	int ret;
 
+	it.lat_fmt = how != R_SNAPSHOT &&
+		     (it.trace_flags & TF_TRACE_LATENCY_FMT);
 	tf_sources_drain();	/* read-your-events */
-	if (header) {
-		tf_ring_buffer_stats(rb, cpu, &st);
-		tf_trace_header(out, st.entries, st.entries + st.overrun,
-				o->node.t->nr_cpus);
-	}
-	ret = tf_ring_buffer_copy(rb, cpu, consume, &snap);
+	ret = tf_ring_buffer_copy(rb, cpu, how == R_PIPE, &snap);
 	if (ret < 0)
 		return ret;
+	if (how != R_PIPE) {
+		/* the counts are the whole buffer's, in per_cpu files too */
+		tf_ring_buffer_stats(rb, -1, &st);
+		tf_trace_header(&it, out, st.entries, st.entries + st.overrun,
+				snap.nr == 0);
+	}
 	for (size_t i = 0; i < snap.nr; i++) {
 		const struct tf_rb_entry *e = &snap.entries[i];
 
@@ -139,7 +168,9 @@ static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
 		if (e->lost)
 			sb_printf(out, "CPU:%d [LOST %llu EVENTS]\n", e->cpu,
 				  (unsigned long long)e->lost);
-		tf_trace_print_entry(o->node.t->reg, out, e);
+		tf_trace_print_entry(&it, out, e,
+				     i + 1 < snap.nr ? &snap.entries[i + 1]
+						     : NULL);
 	}
 	tf_rb_snapshot_release(&snap);
 	return sb_error(out);
@@ -147,7 +178,7 @@ static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
 
 int tf_trace_show(struct tf_open *o, struct strbuf *out)
 {
-	return render_buffer(o, o->node.tr->buffer, out, true, false);
+	return render_buffer(o, o->node.tr->buffer, out, R_TRACE);
 }
 
 long tf_trace_write(struct tf_open *o, const char *buf, size_t len)
@@ -159,7 +190,7 @@ long tf_trace_write(struct tf_open *o, const char *buf, size_t len)
 
 int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out)
 {
-	return render_buffer(o, o->node.tr->buffer, out, false, true);
+	return render_buffer(o, o->node.tr->buffer, out, R_PIPE);
 }
 
 unsigned tf_trace_pipe_poll(struct tf_open *o, bool peek)
@@ -206,7 +237,7 @@ int tf_snapshot_show(struct tf_open *o, struct strbuf *out)
 	if (tr->snapshot)
 		tf_ring_buffer_stats(tr->snapshot, node_cpu(o), &st);
 	if (tr->snapshot && st.entries)
-		return render_buffer(o, tr->snapshot, out, true, false);
+		return render_buffer(o, tr->snapshot, out, R_SNAPSHOT);
 	sb_printf(out, "# tracer: nop\n#\n#\n# * Snapshot is %s *\n#\n",
 		  tr->snapshot ? "allocated" : "freed");
 	sb_puts(out, node_cpu(o) >= 0 ? snapshot_help_cpu : snapshot_help_top);
@@ -233,6 +264,8 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 			/* an armed snapshot trigger may be swapping (RCU) */
 			struct tf_ring_buffer *old = tr->snapshot;
 
+			if (old)	/* free_snapshot() resets it first */
+				tf_trace_clock_now(tr->clock_id);
 			tf_rcu_assign_pointer(tr->snapshot, NULL);
 			tf_rcu_synchronize();
 			tf_ring_buffer_free(old);
@@ -251,8 +284,17 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 			return -ENOMEM;
 		}
 		tf_ring_buffer_swap(tr->buffer, tr->snapshot);
+		/* update_max_tr() saves the comm of the task it runs for */
+		{
+			char comm[TF_COMM_LEN];
+
+			if (tf_proc_comm(o->pid, comm))
+				tf_saved_cmdlines_record(o->pid, comm);
+		}
 		break;
 	default:
+		if (tr->snapshot && cpu < 0)	/* tracing_reset_online_cpus() */
+			tf_trace_clock_now(tr->clock_id);
 		if (tr->snapshot)
 			tf_ring_buffer_reset(tr->snapshot, cpu);
 		break;

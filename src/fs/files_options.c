@@ -1,13 +1,16 @@
 /*
  * files_options.c - trace_options and options/<name>: the kernel's trace
- * flags.  tracefuse keeps their values (scripts save and restore them);
- * the printing options that change the trace text are not applied yet.
+ * flags.  The ones tracefuse applies (context-info, irq-info,
+ * record-tgid, latency-format, verbose: how `trace` prints) live in the
+ * trace array's trace_flags; the others are kept as written (scripts
+ * save and restore them).
  */
 #include <ctype.h>
 #include <errno.h>
 #include <string.h>
 
 #include "buffer/ring_buffer.h"
+#include "buffer/saved_tgids.h"
 #include "fs/files.h"
 
 struct option_def {
@@ -16,56 +19,57 @@ struct option_def {
 	bool core;		/* listed in trace_options */
 	bool top_only;
 	bool instance_on;	/* default in an instance, if it differs */
+	unsigned flag;		/* TF_TRACE_* it is kept in, or 0 */
 };
 
 /* In the kernel's options/ readdir order. */
 static const struct option_def options[] = {
-	{ "blk_cgname", 0, 0, 1, 0 },
-	{ "blk_cgroup", 0, 0, 1, 0 },
-	{ "blk_classic", 0, 0, 1, 0 },
-	{ "test_nop_refuse", 0, 1, 0, 0 },
-	{ "test_nop_accept", 0, 1, 0, 0 },
-	{ "func-no-repeats", 0, 0, 0, 0 },
-	{ "func_stack_trace", 0, 0, 0, 0 },
-	{ "sleep-time", 1, 0, 0, 1 },
-	{ "funcgraph-tail", 0, 0, 0, 0 },
-	{ "funcgraph-irqs", 1, 0, 0, 1 },
-	{ "funcgraph-abstime", 0, 0, 0, 0 },
-	{ "funcgraph-duration", 1, 0, 0, 1 },
-	{ "funcgraph-proc", 0, 0, 0, 0 },
-	{ "funcgraph-overhead", 1, 0, 0, 1 },
-	{ "funcgraph-cpu", 1, 0, 0, 1 },
-	{ "funcgraph-overrun", 0, 0, 0, 0 },
-	{ "stacktrace", 0, 1, 0, 0 },
-	{ "display-graph", 0, 1, 0, 0 },
-	{ "function-fork", 0, 1, 0, 0 },
-	{ "function-trace", 1, 1, 0, 1 },
-	{ "hash-ptr", 1, 1, 0, 1 },
-	{ "pause-on-trace", 0, 1, 0, 0 },
-	{ "trace_printk_dest", 1, 1, 0, 0 },
-	{ "event-fork", 0, 1, 0, 0 },
-	{ "markers", 1, 1, 0, 1 },
-	{ "irq-info", 1, 1, 0, 1 },
-	{ "disable_on_free", 0, 1, 0, 0 },
-	{ "overwrite", 1, 1, 0, 1 },
-	{ "record-tgid", 0, 1, 0, 0 },
-	{ "record-cmd", 1, 1, 1, 1 },
-	{ "latency-format", 0, 1, 0, 0 },
-	{ "context-info", 1, 1, 0, 1 },
-	{ "printk-msg-only", 0, 1, 1, 0 },
-	{ "sym-userobj", 0, 1, 0, 0 },
-	{ "userstacktrace", 0, 1, 0, 0 },
-	{ "annotate", 1, 1, 0, 1 },
-	{ "trace_printk", 1, 1, 1, 1 },
-	{ "fields", 0, 1, 0, 0 },
-	{ "block", 0, 1, 0, 0 },
-	{ "bin", 0, 1, 0, 0 },
-	{ "hex", 0, 1, 0, 0 },
-	{ "raw", 0, 1, 0, 0 },
-	{ "verbose", 0, 1, 0, 0 },
-	{ "sym-addr", 0, 1, 0, 0 },
-	{ "sym-offset", 0, 1, 0, 0 },
-	{ "print-parent", 1, 1, 0, 1 },
+	{ "blk_cgname", 0, 0, 1, 0, 0 },
+	{ "blk_cgroup", 0, 0, 1, 0, 0 },
+	{ "blk_classic", 0, 0, 1, 0, 0 },
+	{ "test_nop_refuse", 0, 1, 0, 0, 0 },
+	{ "test_nop_accept", 0, 1, 0, 0, 0 },
+	{ "func-no-repeats", 0, 0, 0, 0, 0 },
+	{ "func_stack_trace", 0, 0, 0, 0, 0 },
+	{ "sleep-time", 1, 0, 0, 1, 0 },
+	{ "funcgraph-tail", 0, 0, 0, 0, 0 },
+	{ "funcgraph-irqs", 1, 0, 0, 1, 0 },
+	{ "funcgraph-abstime", 0, 0, 0, 0, 0 },
+	{ "funcgraph-duration", 1, 0, 0, 1, 0 },
+	{ "funcgraph-proc", 0, 0, 0, 0, 0 },
+	{ "funcgraph-overhead", 1, 0, 0, 1, 0 },
+	{ "funcgraph-cpu", 1, 0, 0, 1, 0 },
+	{ "funcgraph-overrun", 0, 0, 0, 0, 0 },
+	{ "stacktrace", 0, 1, 0, 0, 0 },
+	{ "display-graph", 0, 1, 0, 0, 0 },
+	{ "function-fork", 0, 1, 0, 0, 0 },
+	{ "function-trace", 1, 1, 0, 1, 0 },
+	{ "hash-ptr", 1, 1, 0, 1, 0 },
+	{ "pause-on-trace", 0, 1, 0, 0, 0 },
+	{ "trace_printk_dest", 1, 1, 0, 0, 0 },
+	{ "event-fork", 0, 1, 0, 0, 0 },
+	{ "markers", 1, 1, 0, 1, 0 },
+	{ "irq-info", 1, 1, 0, 1, TF_TRACE_IRQ_INFO },
+	{ "disable_on_free", 0, 1, 0, 0, 0 },
+	{ "overwrite", 1, 1, 0, 1, 0 },
+	{ "record-tgid", 0, 1, 0, 0, TF_TRACE_RECORD_TGID },
+	{ "record-cmd", 1, 1, 1, 1, 0 },
+	{ "latency-format", 0, 1, 0, 0, TF_TRACE_LATENCY_FMT },
+	{ "context-info", 1, 1, 0, 1, TF_TRACE_CONTEXT_INFO },
+	{ "printk-msg-only", 0, 1, 1, 0, 0 },
+	{ "sym-userobj", 0, 1, 0, 0, 0 },
+	{ "userstacktrace", 0, 1, 0, 0, 0 },
+	{ "annotate", 1, 1, 0, 1, 0 },
+	{ "trace_printk", 1, 1, 1, 1, 0 },
+	{ "fields", 0, 1, 0, 0, 0 },
+	{ "block", 0, 1, 0, 0, 0 },
+	{ "bin", 0, 1, 0, 0, 0 },
+	{ "hex", 0, 1, 0, 0, 0 },
+	{ "raw", 0, 1, 0, 0, 0 },
+	{ "verbose", 0, 1, 0, 0, TF_TRACE_VERBOSE },
+	{ "sym-addr", 0, 1, 0, 0, 0 },
+	{ "sym-offset", 0, 1, 0, 0, 0 },
+	{ "print-parent", 1, 1, 0, 1, 0 },
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -88,6 +92,9 @@ static bool option_on(const struct tf_trace_array *tr, unsigned i)
 {
 	bool dflt = tr->id ? options[i].instance_on : options[i].on;
 
+	if (options[i].flag)	/* starts as TF_TRACE_DEFAULT_FLAGS */
+		return atomic_load(&tr->trace_flags) & options[i].flag;
+
 	/* tr->options stores the flips from the default */
 	return dflt != !!(tr->options & (1ull << i));
 }
@@ -100,15 +107,31 @@ bool tf_option_enabled(const struct tf_trace_array *tr, const char *name)
 	return false;
 }
 
-static void option_set(struct tf_trace_array *tr, unsigned i, bool on)
+/* set_tracer_flag(); callers hold tracing->lock. */
+static int option_set(struct tf_trace_array *tr, unsigned i, bool on)
 {
-	if (option_on(tr, i) != on)
-		tr->options ^= 1ull << i;
+	unsigned flag = options[i].flag;
+
 	if (strcmp(options[i].name, "overwrite") == 0) {
 		tf_ring_buffer_set_overwrite(tr->buffer, on);
 		if (tr->snapshot)
 			tf_ring_buffer_set_overwrite(tr->snapshot, on);
 	}
+	if (!flag) {
+		if (option_on(tr, i) != on)
+			tr->options ^= 1ull << i;
+		return 0;
+	}
+	/* the kernel allocates its tgid_map when record-tgid is first set */
+	if (flag == TF_TRACE_RECORD_TGID && on && tf_saved_tgids_alloc() < 0)
+		return -ENOMEM;
+	if (on)
+		atomic_fetch_or(&tr->trace_flags, flag);
+	else
+		atomic_fetch_and(&tr->trace_flags, ~flag);
+	if (flag == TF_TRACE_RECORD_TGID)
+		tf_tracing_update_tgid_record(tr->tracing);
+	return 0;
 }
 
 int tf_trace_options_show(struct tf_open *o, struct strbuf *out)
@@ -149,8 +172,9 @@ long tf_trace_options_write(struct tf_open *o, const char *buf, size_t len)
 			continue;
 		if (strlen(options[i].name) == n &&
 		    memcmp(options[i].name, p, n) == 0) {
-			option_set(o->node.tr, i, on);
-			return (long)len;
+			int ret = option_set(o->node.tr, i, on);
+
+			return ret < 0 ? ret : (long)len;
 		}
 	}
 	return -EINVAL;
@@ -166,10 +190,12 @@ static long option_write(struct tf_open *o, const char *buf, size_t len)
 {
 	unsigned long v;
 
+	int ret;
+
 	if (tf_parse_ulong(buf, len, &v) < 0 || v > 1)
 		return -EINVAL;
-	option_set(o->node.tr, o->node.idx, v == 1);
-	return (long)len;
+	ret = option_set(o->node.tr, o->node.idx, v == 1);
+	return ret < 0 ? ret : (long)len;
 }
 
 const struct tf_file_def tf_option_file = {

@@ -13,6 +13,8 @@
 
 #include "buffer/ring_buffer.h"
 #include "buffer/saved_cmdlines.h"
+#include "buffer/saved_tgids.h"
+#include "buffer/trace_clock.h"
 #include "fs/files.h"
 
 extern const char tf_readme_text[];
@@ -298,6 +300,13 @@ static int saved_cmdlines_show(struct tf_open *o, struct strbuf *out)
 	return 0;
 }
 
+static int saved_tgids_show(struct tf_open *o, struct strbuf *out)
+{
+	(void)o;
+	tf_saved_tgids_show(out);
+	return 0;
+}
+
 static int saved_cmdlines_size_show(struct tf_open *o, struct strbuf *out)
 {
 	(void)o;
@@ -318,20 +327,11 @@ static long saved_cmdlines_size_write(struct tf_open *o, const char *buf,
 	return ret < 0 ? ret : (long)len;
 }
 
-static const char trace_clocks[][12] = {
-	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw",
-	"boot", "tai", "x86-tsc",
-};
-
 static int trace_clock_show(struct tf_open *o, struct strbuf *out)
 {
-	for (size_t i = 0; i < sizeof(trace_clocks) / sizeof(*trace_clocks);
-	     i++) {
-		bool cur = strcmp(o->node.tr->trace_clock, trace_clocks[i]) == 0;
-
-		sb_printf(out, cur ? "%s[%s]" : "%s%s", i ? " " : "",
-			  trace_clocks[i]);
-	}
+	for (int i = 0; i < TF_NR_CLOCKS; i++)
+		sb_printf(out, i == o->node.tr->clock_id ? "%s[%s]" : "%s%s",
+			  i ? " " : "", tf_trace_clocks[i].name);
 	sb_putc(out, '\n');
 	return 0;
 }
@@ -340,17 +340,14 @@ static long trace_clock_write(struct tf_open *o, const char *buf, size_t len)
 {
 	const char *p = buf;
 	size_t n = len;
+	int clock;
 
 	trim(&p, &n);
-	for (size_t i = 0; i < sizeof(trace_clocks) / sizeof(*trace_clocks);
-	     i++)
-		if (strlen(trace_clocks[i]) == n &&
-		    memcmp(trace_clocks[i], p, n) == 0) {
-			strcpy(o->node.tr->trace_clock, trace_clocks[i]);
-			tf_ring_buffer_reset(o->node.tr->buffer, -1);
-			return (long)len;
-		}
-	return -EINVAL;
+	clock = tf_trace_clock_lookup(p, n);
+	if (clock < 0)
+		return clock;
+	tf_trace_array_set_clock(o->node.tr, clock);
+	return (long)len;
 }
 
 static int buffer_percent_show(struct tf_open *o, struct strbuf *out)
@@ -438,7 +435,7 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("stack_trace", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("stack_max_size", 0640, TOP, NULL, knob_show, knob_write),
 	ROOT("dyn_ftrace_total_info", 0440, TOP, NULL, fixed_show, NULL),
-	ROOT("saved_tgids", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("saved_tgids", 0440, TOP, NULL, saved_tgids_show, NULL),
 	ROOT("saved_cmdlines_size", 0640, TOP, NULL, saved_cmdlines_size_show,
 	     saved_cmdlines_size_write),
 	ROOT("saved_cmdlines", 0440, TOP, NULL, saved_cmdlines_show, NULL),

@@ -18,6 +18,7 @@
 #include <urcu/urcu-memb.h>
 
 #include "buffer/saved_cmdlines.h"
+#include "buffer/trace_clock.h"
 #include "filter/filter.h"
 #include "hist/hist_internal.h"
 #include "util/rcu.h"
@@ -239,11 +240,10 @@ static uint64_t ns2usecs(uint64_t ns)
 	return (ns + 500) / 1000;
 }
 
+/* trace_clock_in_ns(): common_timestamp.usecs converts only these */
 static bool clock_in_ns(const struct tf_trace_array *tr)
 {
-	return !tr || (strcmp(tr->trace_clock, "counter") &&
-		       strcmp(tr->trace_clock, "x86-tsc") &&
-		       strcmp(tr->trace_clock, "uptime"));
+	return !tr || tf_trace_clocks[tr->clock_id].in_ns;
 }
 
 /* The kernel's hist_fn_call for the fields we have. */
@@ -457,21 +457,16 @@ static const struct tf_trigger_ops hist_trigger_ops = {
 
 /* ---- registration (hist_register_trigger and friends) -------------------- */
 
-static const char *const trace_clocks[] = {
-	"local", "global", "counter", "uptime", "perf", "mono", "mono_raw",
-	"boot", "tai", "x86-tsc", NULL
-};
-
+/* tracing_set_clock(): with @tr NULL only checks the name. */
 static int set_clock(struct tf_trace_array *tr, const char *clock)
 {
-	for (int i = 0; trace_clocks[i]; i++)
-		if (!strcmp(trace_clocks[i], clock)) {
-			if (tr)
-				snprintf(tr->trace_clock, sizeof(tr->trace_clock),
-					 "%s", clock);
-			return 0;
-		}
-	return -EINVAL;
+	int id = tf_trace_clock_lookup(clock, strlen(clock));
+
+	if (id < 0)
+		return id;
+	if (tr)		/* resets the trace buffer, as the kernel's */
+		tf_trace_array_set_clock(tr, id);
+	return 0;
 }
 
 static void hist_clear(struct hist_data *hd)

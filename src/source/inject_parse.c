@@ -952,18 +952,17 @@ static void dispatch_ftrace(struct tf_trace_array *tr,
 {
 	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
 	struct tf_ring_buffer *rb;
+	struct tf_record copy;
 	unsigned tt, swaps;
 
 	if (!atomic_load(&tr->tracing_on))
 		return;
+	rec = tf_record_stamp(tr, rec, &copy);
 	tf_rcu_read_lock();
 	swaps = tf_trigger_snapshot_swaps;
 	tt = tf_triggers_call(file, rec);
 	rb = tf_trigger_reserved_buffer(tr, swaps);
-	if (rec->comm)
-		tf_saved_cmdlines_record((int)tf_field_read_u64(
-			tf_event_field(rec->event, "common_pid"), rec->data),
-			rec->comm);
+	tf_record_taskinfo(tr->tracing, rec);
 	tf_ring_buffer_write(rb, rec->cpu, rec->ts, rec->data, rec->size);
 	if (tt)
 		tf_triggers_post_call(file, tt, rec);

@@ -41,6 +41,7 @@
 
 #include <traceevent/kbuffer.h>
 
+#include "buffer/saved_tgids.h"
 #include "events/dispatch.h"
 #include "events/trace_array.h"
 #include "util/rcu.h"
@@ -65,6 +66,7 @@
 struct comm_ent {
 	int pid;		/* 0: empty */
 	char comm[16];		/* "" : unknown */
+	int tgid;		/* 0: not looked up; -1: gone */
 };
 
 /* A pid field and the comm field that names its task, in one event. */
@@ -474,6 +476,8 @@ static void comm_set(struct ksource *ks, int pid, const char *comm,
 	if (pid <= 0)
 		return;
 	e = &ks->comms[(unsigned)pid % COMM_SLOTS];
+	if (e->pid != pid)
+		e->tgid = 0;
 	e->pid = pid;
 	if (len > 15)
 		len = 15;
@@ -525,8 +529,32 @@ static const char *comm_of(struct ksource *ks, int pid)
 	} else {
 		e->pid = pid;
 		e->comm[0] = '\0';
+		e->tgid = 0;
 	}
 	return e->comm[0] ? e->comm : NULL;
+}
+
+/*
+ * The tgid of @pid, looked up once per task (after comm_of(), which
+ * makes the cache slot @pid's) and only while tgids are recorded: the
+ * kernel saves them at context switches then (record-tgid).
+ */
+static int tgid_of(struct ksource *ks, int pid)
+{
+	struct comm_ent *e;
+
+	if (pid <= 0 || !atomic_load_explicit(&ks->src->tracing->tgids_recorded,
+					      memory_order_relaxed))
+		return 0;
+	e = &ks->comms[(unsigned)pid % COMM_SLOTS];
+	if (e->pid != pid)
+		return 0;
+	if (!e->tgid) {
+		e->tgid = tf_proc_tgid(pid);
+		if (!e->tgid)
+			e->tgid = -1;
+	}
+	return e->tgid > 0 ? e->tgid : 0;
 }
 
 /* Comm updates the event itself carries (switch, wakeup, fork, exec). */
@@ -643,6 +671,7 @@ static void dispatch_one(struct ksource *ks, int cpu, const uint8_t *data,
 		.ts = ts,
 		.cpu = cpu,
 		.comm = comm,
+		.tgid = tgid_of(ks, pid),
 		.stack = stack,
 		.nr_stack = nr_stack,
 	};

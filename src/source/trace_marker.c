@@ -15,6 +15,8 @@
 
 #include "buffer/ring_buffer.h"
 #include "buffer/saved_cmdlines.h"
+#include "buffer/saved_tgids.h"
+#include "buffer/trace_clock.h"
 #include "events/dispatch.h"
 #include "source/trace_marker.h"
 #include "trigger/trigger.h"
@@ -37,19 +39,20 @@ static uint64_t clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void read_comm(int pid, char comm[TF_COMM_LEN])
+/*
+ * The kernel saves a task's comm (and, with record-tgid, its tgid) at
+ * context switches while some event is enabled; so the writer's comm is
+ * known once any event has been, its tgid while tgids are recorded.
+ */
+static void writer_info(struct tf_tracing *t, int pid,
+			char comm[TF_COMM_LEN], int *tgid)
 {
-	char path[64];
-	FILE *f;
-
 	comm[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "re");
-	if (!f)
-		return;
-	if (fgets(comm, TF_COMM_LEN, f))
-		comm[strcspn(comm, "\n")] = '\0';
-	fclose(f);
+	*tgid = 0;
+	if (atomic_load(&t->cmdlines_recorded))
+		tf_proc_comm(pid, comm);
+	if (atomic_load(&t->tgids_recorded))
+		*tgid = tf_proc_tgid(pid);
 }
 
 long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
@@ -66,6 +69,7 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	uint64_t ip = TF_MARKER_IP;
 	int32_t p = pid;
 	unsigned size;
+	int tgid;
 	struct tf_record rec;
 	struct tf_event_file *file;
 	unsigned tt, swaps;
@@ -77,13 +81,7 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 		return -EBADF;
 	if (len == 0)
 		return 0;	/* an empty write records nothing */
-	/*
-	 * The kernel saves task comms at context switches while some event
-	 * is enabled, so a writer's comm is known once any event has been.
-	 */
-	comm[0] = '\0';
-	if (atomic_load(&tr->tracing->cmdlines_recorded))
-		read_comm(pid, comm);
+	writer_info(tr->tracing, pid, comm, &tgid);
 
 	type = (uint16_t)ev->id;
 	memset(data, 0, 16);
@@ -97,8 +95,10 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	data[size] = '\0';
 	rec = (struct tf_record) {
 		.event = ev, .data = data, .size = size + 1,
-		.ts = clock_ns(), .cpu = sched_getcpu(),
-		.comm = comm[0] ? comm : NULL,
+		/* the buffer's clock, read as the slot is reserved */
+		.ts = tf_trace_clock_stamp(tr->clock_id, clock_ns()),
+		.cpu = sched_getcpu(),
+		.comm = comm[0] ? comm : NULL, .tgid = tgid,
 	};
 	if (rec.cpu < 0)
 		rec.cpu = 0;
@@ -112,8 +112,7 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	data[size++] = '\0';
 	rec.size = size;
 	/* the slot was reserved before the triggers ran (tracing was on) */
-	if (rec.comm)
-		tf_saved_cmdlines_record(pid, rec.comm);
+	tf_record_taskinfo(tr->tracing, &rec);
 	tf_ring_buffer_write(tf_trigger_reserved_buffer(tr, swaps), rec.cpu,
 			     rec.ts, rec.data, rec.size);
 	if (tt)

@@ -15,10 +15,12 @@ golden=$1 actual=$2 skips=${3:-/dev/null} edits=${4:-}
 norm() {
 	# Differences of the tools, not of tracefs: busybox vs coreutils dd
 	# and bash's script name in messages; pid and timestamp widths in
-	# trace lines (the goldens replace their digits with PID and TS).
+	# trace lines (the goldens replace their digits with PID and TS):
+	# before the CPU, the TGID and a latency-format line's CPU.
 	sed -E -e '/^0 bytes copied/d' -e '/records (in|out)$/d' \
 	    -e 's#^[^ ]*(/oracle/script|\.sh): line [0-9]+:#SCRIPT:#' \
-	    -e 's/-PID +\[/-PID [/' -e 's/ +TS:/ TS:/' "$1"
+	    -e 's/-PID +\[/-PID [/' -e 's/-PID +\(/-PID (/' \
+	    -e 's/-PID +([0-9]+[^ ]{5} )/-PID \1/' -e 's/ +TS:/ TS:/' "$1"
 }
 split() { # file outdir
 	mkdir -p "$2"

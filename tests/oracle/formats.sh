@@ -4,6 +4,8 @@
 for f in events/header_page events/header_event available_events; do
   echo "=== $f"; cat "$f"; echo "=== end"
 done
+# the release the latency-format header names (KERNEL, as capture-formats.sh)
+echo "=== KERNEL"; uname -r; echo "=== end"
 for f in events/*/*/format; do
   echo "=== $f"; cat "$f"; echo "=== end"
 done
