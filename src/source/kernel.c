@@ -675,7 +675,7 @@ static void dispatch_one(struct ksource *ks, int cpu, const uint8_t *data,
 		.stack = stack,
 		.nr_stack = nr_stack,
 	};
-	tf_dispatch(ks->src->tracing, &rec);
+	tf_dispatch_locked(ks->src->tracing, &rec);	/* sweep_cpu locks */
 	ks->dispatched++;
 }
 
@@ -743,13 +743,18 @@ static int sweep_cpu(struct ksource *ks, struct kcpu *c)
 		pages++;
 		if (kbuffer_load_subbuffer(ks->kbuf, ks->page) < 0)
 			continue;
+		/* one read-side section per page (dispatch_one) */
+		tf_rcu_read_lock();
 		for (ev = kbuffer_read_event(ks->kbuf, &ts); ev;
 		     ev = kbuffer_next_event(ks->kbuf, &ts))
 			handle_event(ks, c, ev,
 				     (unsigned)kbuffer_event_size(ks->kbuf),
 				     ts);
+		tf_rcu_read_unlock();
 	}
+	tf_rcu_read_lock();
 	flush_pending(ks, c);	/* its stack, if any, came in this read */
+	tf_rcu_read_unlock();
 	return pages;
 }
 
