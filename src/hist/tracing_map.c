@@ -112,17 +112,6 @@ static void *zalloc_aligned(size_t size)
 	return p;
 }
 
-/* x^-1 mod 2^64 for odd x, by Newton's iteration (each step doubles bits) */
-static uint64_t inverse_odd(uint64_t x)
-{
-	uint64_t inv = x;	/* right to 3 bits */
-	int i;
-
-	for (i = 0; i < 5; i++)
-		inv *= 2 - x * inv;
-	return inv;
-}
-
 unsigned int tracing_map_size_to_bits(unsigned long size)
 {
 	unsigned int bits = 0;
@@ -199,8 +188,6 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 	/* a stride of 64 keeps each small entry in one line */
 	if (map->elt_stride <= CACHELINE)
 		map->elt_stride = CACHELINE;
-	map->elt_shift = __builtin_ctzll(map->elt_stride);
-	map->elt_inv = inverse_odd(map->elt_stride >> map->elt_shift);
 
 	map->map = zalloc_aligned((size_t)map->map_size * sizeof(*map->map));
 	map->elt_mem = zalloc_aligned((size_t)map->max_elts * map->elt_stride);
@@ -208,8 +195,9 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 	if (!map->map || !map->elt_mem || !map->slots)
 		goto nomem;
 	for (i = 0; i < n_slots; i++) {
-		map->slots[i].sums = zalloc_aligned((size_t)map->max_elts *
-						    n_vals * sizeof(uint64_t));
+		/* calloc: pages a slot never writes are never touched */
+		map->slots[i].sums = calloc((size_t)map->map_size * n_vals,
+					    sizeof(uint64_t));
 		if (!map->slots[i].sums)
 			goto nomem;
 	}
@@ -308,6 +296,7 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 		return NULL;
 	}
 	elt = elt_at(map, idx);
+	elt->bucket = (unsigned int)(entry - map->map);
 	memcpy(elt->key, key, map->key_size);
 	entry->key_word = first_word(key, map->key_size);
 	if (comm)
@@ -319,7 +308,7 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 
 static inline __attribute__((always_inline)) struct tracing_map_elt *
 tm_insert(struct tracing_map *map, const void *key, const char *comm,
-	  bool lookup_only, bool *dropped)
+	  bool lookup_only, bool *dropped, struct tracing_map_slot *s)
 {
 	uint32_t key_hash = tm_hash(key, map->key_size);
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
@@ -344,8 +333,13 @@ tm_insert(struct tracing_map *map, const void *key, const char *comm,
 			if (entry->key_word == key_word &&
 			    (map->key_size <= 8 ||
 			     !memcmp(key, elt_at(map, val - 1)->key,
-				     map->key_size)))
+				     map->key_size))) {
+				if (s) {
+					s->last_elt = elt_at(map, val - 1);
+					s->last_bucket = idx;
+				}
 				return elt_at(map, val - 1);
+			}
 		} else if (!test_key) {
 			uint32_t expected = 0;
 
@@ -367,6 +361,10 @@ tm_insert(struct tracing_map *map, const void *key, const char *comm,
 				elt = claim_elt(map, entry, key_hash, key, comm);
 				if (!elt)
 					break;
+				if (s) {
+					s->last_elt = elt;
+					s->last_bucket = idx;
+				}
 				return elt;
 			}
 			continue;	/* lost the race: look at the winner */
@@ -388,7 +386,16 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 	struct tracing_map_elt *elt;
 	bool dropped = false;
 
-	elt = tm_insert(map, key, comm, false, &dropped);
+	/*
+	 * The sums of the key's entry sit at its bucket's index: fetch their
+	 * line while the bucket's is fetched (the entry is in its home bucket
+	 * or the next, mostly the same sums line).  Not while this slot sees
+	 * more drops than hits (a full map and new keys): wasted traffic.
+	 */
+	if (s->drops <= s->hits)
+		__builtin_prefetch(&s->sums[(size_t)(tm_hash(key, map->key_size) >>
+					(32 - (map->map_bits + 1))) * map->n_vals], 1);
+	elt = tm_insert(map, key, comm, false, &dropped, s);
 	slot_inc(elt ? &s->hits : &s->drops);
 	return elt;
 }
@@ -398,7 +405,7 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 {
 	bool dropped = false;
 
-	return tm_insert(map, key, NULL, true, &dropped);
+	return tm_insert(map, key, NULL, true, &dropped, NULL);
 }
 
 /* ---- sums, vars, totals ----------------------------------------------- */
@@ -406,7 +413,7 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
 {
 	struct tracing_map *map = elt->map;
-	size_t off = (size_t)elt->idx * map->n_vals + i;
+	size_t off = (size_t)elt->bucket * map->n_vals + i;
 	uint64_t sum = 0;
 	unsigned int s;
 
@@ -468,7 +475,8 @@ void tracing_map_clear(struct tracing_map *map)
 	for (s = 0; s < map->n_slots; s++) {
 		map->slots[s].hits = map->slots[s].drops = 0;
 		memset(map->slots[s].sums, 0,
-		       (size_t)map->max_elts * map->n_vals * sizeof(uint64_t));
+		       (size_t)map->map_size * map->n_vals * sizeof(uint64_t));
+		map->slots[s].last_elt = NULL;
 	}
 	memset(map->elt_mem, 0, (size_t)map->max_elts * map->elt_stride);
 	init_elts(map);
@@ -992,7 +1000,7 @@ static int snapshot(struct tracing_map *map,
 			continue;
 		for (i = 0; i < n; i++) {
 			struct tracing_map_sort_entry *se = entries[i];
-			size_t off = (size_t)se->elt->idx * map->n_vals;
+			size_t off = (size_t)se->elt->bucket * map->n_vals;
 
 			for (v = 0; v < map->n_vals; v++)
 				se->sums[v] += __atomic_load_n(&sums[off + v],

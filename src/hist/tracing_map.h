@@ -73,7 +73,8 @@ struct tracing_map_elt {
 	void *key;			/* key_size bytes */
 	uint64_t *vars;			/* n_vars */
 	bool *var_set;			/* n_vars */
-	unsigned int idx;		/* index of this entry's sums in a slot */
+	unsigned int idx;		/* index of this entry among the elts */
+	unsigned int bucket;		/* its bucket: where its sums are */
 	char comm[TRACING_MAP_COMM_LEN];	/* saved at insertion */
 };
 
@@ -92,8 +93,11 @@ struct tracing_map_entry {
 struct tracing_map_slot {
 	uint64_t hits;
 	uint64_t drops;
-	uint64_t *sums;			/* max_elts * n_vals, elt-major */
+	uint64_t *sums;			/* map_size * n_vals, by bucket */
 	bool used;			/* sums written: readers skip it if not */
+	/* the last insert's entry and bucket (writer only) */
+	struct tracing_map_elt *last_elt;
+	unsigned int last_bucket;
 } __attribute__((aligned(64)));
 
 struct tracing_map_field {
@@ -116,9 +120,7 @@ struct tracing_map {
 	unsigned int n_slots;
 	unsigned int n_fields;
 	unsigned int n_keys;
-	size_t elt_stride;		/* odd << elt_shift */
-	unsigned int elt_shift;
-	uint64_t elt_inv;		/* odd^-1 mod 2^64: offset -> index */
+	size_t elt_stride;
 	struct tracing_map_entry *map;	/* map_size buckets */
 	unsigned char *elt_mem;		/* max_elts elts, elt_stride apart */
 	struct tracing_map_slot *slots;	/* n_slots */
@@ -201,39 +203,36 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 					   const void *key);
 
+/*
+ * elt's n_vals sums in slot, for adding to in place (slot's owner only).
+ * The sums sit at the index of the entry's bucket, which insertion knew
+ * before it read the bucket: it prefetched their line meanwhile.
+ */
+static inline uint64_t *tracing_map_slot_sums(struct tracing_map *map,
+					      unsigned int slot,
+					      struct tracing_map_elt *elt)
+{
+	struct tracing_map_slot *s = &map->slots[slot];
+	unsigned int bucket = __builtin_expect(s->last_elt == elt, 1) ?
+			      s->last_bucket : elt->bucket;
+
+	/* note that this slot holds sums: snapshots skip unused slots */
+	if (__builtin_expect(!__atomic_load_n(&s->used, __ATOMIC_RELAXED), 0))
+		__atomic_store_n(&s->used, true, __ATOMIC_RELAXED);
+	return &s->sums[(size_t)bucket * map->n_vals];
+}
+
 /* Add n to sum i of elt in slot.  Only slot's owner thread may call this. */
 static inline void tracing_map_update_sum(struct tracing_map *map,
 					  unsigned int slot,
 					  struct tracing_map_elt *elt,
 					  unsigned int i, uint64_t n)
 {
-	/* elt->idx without loading elt's line: an exact division by stride */
-	size_t idx = (((size_t)((unsigned char *)elt - map->elt_mem) >>
-		       map->elt_shift) * map->elt_inv);
-	struct tracing_map_slot *s = &map->slots[slot];
-	uint64_t *p = &s->sums[idx * map->n_vals + i];
+	uint64_t *p = &tracing_map_slot_sums(map, slot, elt)[i];
 
-	/* the slot's line is already loaded: note that it holds sums, so
-	 * that snapshots skip the slots of threads that never wrote */
-	if (__builtin_expect(!__atomic_load_n(&s->used, __ATOMIC_RELAXED), 0))
-		__atomic_store_n(&s->used, true, __ATOMIC_RELAXED);
 	/* single writer: a plain add, made atomic only for readers' sake */
 	__atomic_store_n(p, __atomic_load_n(p, __ATOMIC_RELAXED) + n,
 			 __ATOMIC_RELAXED);
-}
-
-/* elt's n_vals sums in slot, for adding to in place (slot's owner only). */
-static inline uint64_t *tracing_map_slot_sums(struct tracing_map *map,
-					      unsigned int slot,
-					      struct tracing_map_elt *elt)
-{
-	size_t idx = (((size_t)((unsigned char *)elt - map->elt_mem) >>
-		       map->elt_shift) * map->elt_inv);
-	struct tracing_map_slot *s = &map->slots[slot];
-
-	if (__builtin_expect(!__atomic_load_n(&s->used, __ATOMIC_RELAXED), 0))
-		__atomic_store_n(&s->used, true, __ATOMIC_RELAXED);
-	return &s->sums[idx * map->n_vals];
 }
 
 /* Sum i of elt merged over all slots. */
