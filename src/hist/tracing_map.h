@@ -20,7 +20,9 @@
  * index in [0, n_slots)) with its own array of sums and its own hits and
  * drops counters, written without atomic read-modify-write and merged when
  * read: counters shared between threads scale negatively.  The key index
- * (hash array) and the entries are shared.
+ * (hash array) and the entries are shared.  A slot's sums for an entry
+ * sit at the index of the entry's bucket (known from the key's hash
+ * before the bucket is read), so insertion prefetches them alongside it.
  *
  * Threads and memory:
  *  - any number of threads may insert/update concurrently, provided no two
