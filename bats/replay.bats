@@ -216,7 +216,7 @@ hist_per_pid() {
 	[ "$(stat -c %i "$TF_MNT/instances/after/events/kmem/kmalloc/hist")" != "$ino" ]
 }
 
-@test "after tracefuse-inject --replay added events, a hist on them counts a second replay as trace-cmd report does" {
+@test "after tracefuse-inject --replay added events, a hist on them counts a second replay as trace-cmd report does, with the file's symbols" {
 	command -v trace-cmd >/dev/null || skip "adding events needs trace-cmd (dump --events)"
 	tf_mount --formats "$(lacking_formats)" --cpus 2 --source none
 	mkdir "$TF_MNT/instances/inst"
@@ -225,6 +225,7 @@ hist_per_pid() {
 
 	# triggers, a filter and enables on the added events, then replay again
 	echo 'hist:keys=common_pid:vals=hitcount' > "$TF_MNT/events/kmem/kmalloc/trigger"
+	echo 'hist:keys=call_site.sym' >> "$TF_MNT/events/kmem/kmalloc/trigger"
 	echo 'hist:keys=common_pid' > "$TF_MNT/instances/inst/events/sched/sched_process_exec/trigger"
 	echo 1 > "$TF_MNT/instances/inst/events/kmem/kmalloc/enable"
 	echo 'bytes_req > 1024' > "$TF_MNT/instances/inst/events/kmem/kmalloc/filter"
@@ -252,6 +253,22 @@ hist_per_pid() {
 	[ "$(sed -n 's/^# entries-in-buffer\/entries-written: [0-9]*\/\([0-9]*\) .*/\1/p' \
 		"$TF_MNT/instances/inst/trace")" = "$big" ]
 	grep -q ' kmalloc: call_site=' "$TF_MNT/instances/inst/trace"
+	# the replayed file's symbols, though the replay came after mounting:
+	# %pS as trace-cmd report prints it, and .sym keys by function
+	sed -n 's/.* call_site=\([^ ]*\) ptr=\([^ ]*\) .*/\2 \1/p' \
+		"$TF_MNT/instances/inst/trace" | sort > "$BATS_TEST_TMPDIR/sites.tf"
+	trace-cmd report "$SAMPLE" 2>/dev/null | grep ' kmalloc: ' |
+		sed -n 's/.* call_site=\([^ ]*\) ptr=\([^ ]*\) bytes_req=\([0-9]*\) .*/\3 \2 \1/p' |
+		awk '$1 > 1024 { print $2, $3 }' | sort > "$BATS_TEST_TMPDIR/sites.report"
+	[ -s "$BATS_TEST_TMPDIR/sites.tf" ]
+	diff -u "$BATS_TEST_TMPDIR/sites.report" "$BATS_TEST_TMPDIR/sites.tf"
+	awk '/call_site: \[/ { n[$4] += $NF } END { for (f in n) print f, n[f] }' \
+		"$TF_MNT/events/kmem/kmalloc/hist" | sort > "$BATS_TEST_TMPDIR/sym.tf"
+	trace-cmd report "$SAMPLE" 2>/dev/null | grep ' kmalloc: ' |
+		sed -n 's/.* call_site=\([^+ ]*\)[+ ].*/\1/p' |
+		awk '{ n[$1]++ } END { for (f in n) print f, n[f] }' | sort > "$BATS_TEST_TMPDIR/sym.report"
+	[ -s "$BATS_TEST_TMPDIR/sym.tf" ]
+	diff -u "$BATS_TEST_TMPDIR/sym.report" "$BATS_TEST_TMPDIR/sym.tf"
 	# nothing else moved
 	[ "$(stat -c %i "$TF_MNT/events/kmem/kmalloc/hist")" = "$ino" ]
 }

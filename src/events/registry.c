@@ -10,6 +10,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "events/ksyms.h"
 #include "events/registry.h"
 #include "util/kstrto.h"
 
@@ -303,6 +304,8 @@ int tf_registry_load(struct tf_registry **out, int dirfd,
 	}
 	tep_set_long_size(reg->tep, (int)sizeof(long));
 	tep_set_page_size(reg->tep, (int)sysconf(_SC_PAGESIZE));
+	/* %pS and friends: the tree's kernel symbols (events/ksyms.c) */
+	tf_ksyms_attach(reg->tep);
 	reg->header_page = tf_read_file_at(dirfd, "header_page", &len);
 	if (reg->header_page)
 		tep_parse_header_page(reg->tep, reg->header_page, len,

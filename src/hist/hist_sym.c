@@ -1,6 +1,7 @@
 /*
  * hist_sym.c - names for numbers: kernel symbols for .sym, .sym-offset
- * and stack keys (a pluggable resolver, /proc/kallsyms by default), and
+ * and stack keys (a pluggable resolver, by default the tree's kernel
+ * symbols: a replayed file's, else the host's kallsyms), and
  * syscall names for .syscall (x86_64, from hist_syscalls.h).
  */
 #include <pthread.h>
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/ksyms.h"
 #include "filter/filter.h"
 #include "hist/hist_internal.h"
 #include "hist/hist_syscalls.h"
@@ -19,100 +21,14 @@ const char *tf_hist_syscall_name(uint64_t nr)
 	return hist_syscall_names[nr];
 }
 
-/* ---- the default resolver: /proc/kallsyms -------------------------------- */
-
-struct ksym {
-	uint64_t addr;
-	char *name;
-	char *module;
-};
-
-static struct ksym *ksyms;
-static size_t nr_ksyms;
-static pthread_once_t ksyms_once = PTHREAD_ONCE_INIT;
-
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct ksym *x = a, *y = b;
-
-	return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static void ksyms_load(void)
-{
-	FILE *f = fopen("/proc/kallsyms", "r");
-	char line[512];
-	size_t cap = 0;
-	bool any_addr = false;
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long long addr;
-		char type, name[256], module[128] = "";
-		int n = sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type,
-			       name, module);
-
-		if (n < 3)
-			continue;
-		if (addr)
-			any_addr = true;
-		if (nr_ksyms == cap) {
-			struct ksym *p;
-
-			cap = cap ? cap * 2 : 4096;
-			p = realloc(ksyms, cap * sizeof(*p));
-			if (!p)
-				break;
-			ksyms = p;
-		}
-		ksyms[nr_ksyms].addr = addr;
-		ksyms[nr_ksyms].name = strdup(name);
-		ksyms[nr_ksyms].module = strdup(module);
-		if (!ksyms[nr_ksyms].name || !ksyms[nr_ksyms].module)
-			break;
-		nr_ksyms++;
-	}
-	fclose(f);
-	if (!any_addr) {	/* kptr_restrict: no addresses, no symbols */
-		for (size_t i = 0; i < nr_ksyms; i++) {
-			free(ksyms[i].name);
-			free(ksyms[i].module);
-		}
-		free(ksyms);
-		ksyms = NULL;
-		nr_ksyms = 0;
-		return;
-	}
-	qsort(ksyms, nr_ksyms, sizeof(*ksyms), ksym_cmp);
-}
+/* ---- the default resolver: the tree's kernel symbols (events/ksyms.c) ---- */
 
 static bool kallsyms_lookup(void *data, uint64_t addr, const char **name,
 			    uint64_t *start, uint64_t *size,
 			    const char **module)
 {
-	size_t lo = 0, hi;
-
 	(void)data;
-	pthread_once(&ksyms_once, ksyms_load);
-	hi = nr_ksyms;
-	if (!hi || addr < ksyms[0].addr)
-		return false;
-	while (hi - lo > 1) {		/* last symbol with addr <= @addr */
-		size_t mid = (lo + hi) / 2;
-
-		if (ksyms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (lo + 1 >= nr_ksyms)		/* no end known for the last one */
-		return false;
-	*name = ksyms[lo].name;
-	*start = ksyms[lo].addr;
-	*size = ksyms[lo + 1].addr - ksyms[lo].addr;
-	*module = ksyms[lo].module;
-	return true;
+	return tf_ksyms_lookup(addr, name, start, size, module);
 }
 
 static const struct tf_hist_symbols kallsyms_resolver = {
@@ -156,11 +72,7 @@ void tf_hist_format_sym(struct strbuf *out, uint64_t addr, bool offset)
 static uint64_t filter_lookup_name(void *data, const char *name)
 {
 	(void)data;
-	pthread_once(&ksyms_once, ksyms_load);
-	for (size_t i = 0; i < nr_ksyms; i++)
-		if (strcmp(ksyms[i].name, name) == 0)
-			return ksyms[i].addr;
-	return 0;
+	return tf_ksyms_lookup_name(name);
 }
 
 static bool filter_lookup_addr(void *data, uint64_t addr, uint64_t *start,

@@ -41,6 +41,7 @@
 #include <traceevent/event-parse.h>
 
 #include "events/dispatch.h"
+#include "events/ksyms.h"
 #include "source/replay.h"
 #include "source/trace_marker.h"
 #include "source/source.h"
@@ -440,15 +441,17 @@ static int load_format_texts(struct replay *r)
 }
 
 /*
- * The file's kernel symbols, into the tree's tep, so that %pS fields
- * print as the recording kernel's trace file did (bprint's printk
- * formats are not imported yet).  Only before the registry is final: the tree's tep
- * is not ours to change under running readers.
+ * The file's kernel symbols, for the tree's lookups (events/ksyms.c): the
+ * recording kernel made the addresses its records carry, so %pS fields
+ * print as its trace file did and .sym keys name its functions; a replay
+ * started later brings its symbols too.  (bprint's printk formats are
+ * not imported yet.)
  */
 static void import_symbols(struct replay *r)
 {
-	struct tep_handle *tep = r->reg->tep;
 	char *text, *line, *save = NULL;
+	struct tf_ksym *syms = NULL;
+	size_t n = 0, cap = 0;
 
 	text = capture_stdout(print_funcs, r->ftep, NULL);
 	for (line = text ? strtok_r(text, "\n", &save) : NULL; line;
@@ -471,10 +474,20 @@ static void import_symbols(struct replay *r)
 		 * names for trace_marker's and snapshot's callers */
 		if (addr >= TF_MARKER_IP && addr < TF_MARKER_IP + 4096)
 			continue;
-		/* no lookups here: libtraceevent sorts its map on the first
-		 * one and would not see functions registered after it */
-		tep_register_function(tep, name, addr, mod);
+		if (n == cap) {
+			struct tf_ksym *p;
+
+			cap = cap ? 2 * cap : 4096;
+			if (!(p = realloc(syms, cap * sizeof(*p))))
+				break;
+			syms = p;
+		}
+		syms[n++] = (struct tf_ksym){ addr, name, mod ? mod : "" };
 	}
+	if (tf_ksyms_add_file(syms, n) < 0)
+		fprintf(stderr, "tracefuse: replay: %s: symbols not imported\n",
+			r->path);
+	free(syms);
 	free(text);
 }
 
@@ -766,8 +779,7 @@ static int replay_load(struct replay *r)
 		goto out;
 	}
 	r->handles[r->nr_handles++] = r->handle;
-	if (r->may_add)
-		import_symbols(r);
+	import_symbols(r);
 	for (int i = 0; i < n; i++) {
 		struct tracecmd_input *h =
 			tracecmd_buffer_instance_handle(r->handle, i);

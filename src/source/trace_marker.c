@@ -18,6 +18,7 @@
 #include "buffer/saved_tgids.h"
 #include "buffer/trace_clock.h"
 #include "events/dispatch.h"
+#include "events/ksyms.h"
 #include "source/trace_marker.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
@@ -27,8 +28,8 @@
 
 void tf_trace_marker_init(struct tf_registry *reg)
 {
-	tep_register_function(reg->tep, (char *)TF_MARKER_FUNC, TF_MARKER_IP,
-			      NULL);
+	(void)reg;
+	tf_ksyms_add_own(TF_MARKER_FUNC, TF_MARKER_IP);
 }
 
 static uint64_t clock_ns(void)

@@ -18,6 +18,7 @@
 
 #include "util/rcu.h"
 #include "buffer/ring_buffer.h"
+#include "events/ksyms.h"
 #include "trigger/trigger.h"
 #include "trigger/trigger_internal.h"
 
@@ -193,8 +194,8 @@ __thread unsigned tf_trigger_snapshot_swaps;
 
 void tf_trigger_init(struct tf_registry *reg)
 {
-	tep_register_function(reg->tep, (char *)TF_SNAPSHOT_FUNC,
-			      TF_SNAPSHOT_IP, NULL);
+	(void)reg;
+	tf_ksyms_add_own(TF_SNAPSHOT_FUNC, TF_SNAPSHOT_IP);
 }
 
 static void snapshot_func(struct tf_trigger *data, const struct tf_record *rec)

@@ -1,0 +1,248 @@
+/*
+ * ksyms.c - the kernel symbols of the tree (see ksyms.h).
+ *
+ * A table is a sorted array published with a release store; adding
+ * builds a merged copy and publishes it, and the old array is freed
+ * after a grace period (readers look up inside tf_rcu_read_lock()).
+ * Names are copied once and never freed, so a name a lookup returned
+ * stays valid after the section ends.  Writers (replay loads, start-up)
+ * serialise on one mutex.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <event-parse.h>
+
+#include "events/ksyms.h"
+#include "util/rcu.h"
+
+struct table {
+	size_t n;
+	struct tf_ksym syms[];
+};
+
+static struct table *own_tab, *file_tab, *host_tab;
+static pthread_mutex_t add_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+
+#define OWN_RANGE 4096
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct tf_ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void free_later(struct table *t)
+{
+	if (!t)
+		return;
+	tf_rcu_synchronize();
+	free(t);
+}
+
+/* Publishes @old merged with @syms (copied names) in *@tab. */
+static int merge(struct table **tab, const struct tf_ksym *syms, size_t n)
+{
+	struct table *old = *tab, *t;
+	size_t have = old ? old->n : 0, k = have;
+
+	t = malloc(sizeof(*t) + (have + n) * sizeof(t->syms[0]));
+	if (!t)
+		return -ENOMEM;
+	if (have)
+		memcpy(t->syms, old->syms, have * sizeof(t->syms[0]));
+	for (size_t i = 0; i < n; i++) {
+		char *name = strdup(syms[i].name);
+		char *mod = strdup(syms[i].module ? syms[i].module : "");
+
+		if (!name || !mod) {
+			free(name);
+			free(mod);
+			free(t);
+			return -ENOMEM;
+		}
+		t->syms[k++] = (struct tf_ksym){ syms[i].addr, name, mod };
+	}
+	qsort(t->syms, k, sizeof(t->syms[0]), sym_cmp);
+	/* the same file replayed again: one copy of each symbol */
+	t->n = 0;
+	for (size_t i = 0; i < k; i++)
+		if (!t->n || t->syms[t->n - 1].addr != t->syms[i].addr ||
+		    strcmp(t->syms[t->n - 1].name, t->syms[i].name))
+			t->syms[t->n++] = t->syms[i];
+	tf_rcu_assign_pointer(*tab, t);
+	free_later(old);
+	return 0;
+}
+
+int tf_ksyms_add_own(const char *name, uint64_t addr)
+{
+	struct tf_ksym s = { addr, name, "" };
+	int ret;
+
+	pthread_mutex_lock(&add_lock);
+	ret = merge(&own_tab, &s, 1);
+	pthread_mutex_unlock(&add_lock);
+	return ret;
+}
+
+int tf_ksyms_add_file(const struct tf_ksym *syms, size_t n)
+{
+	int ret;
+
+	if (!n)
+		return 0;
+	pthread_mutex_lock(&add_lock);
+	ret = merge(&file_tab, syms, n);
+	pthread_mutex_unlock(&add_lock);
+	return ret;
+}
+
+static void host_load(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	struct tf_ksym *v = NULL;
+	size_t n = 0, cap = 0;
+	bool any_addr = false;
+	char line[512];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long long addr;
+		char type, name[256], module[128] = "";
+
+		if (sscanf(line, "%llx %c %255s [%127[^]]]", &addr, &type,
+			   name, module) < 3)
+			continue;
+		any_addr |= addr != 0;
+		if (n == cap) {
+			struct tf_ksym *p;
+
+			cap = cap ? cap * 2 : 4096;
+			if (!(p = realloc(v, cap * sizeof(*p))))
+				break;
+			v = p;
+		}
+		v[n].addr = addr;
+		v[n].name = strdup(name);
+		v[n].module = strdup(module);
+		if (!v[n].name || !v[n].module)
+			break;
+		n++;
+	}
+	fclose(f);
+	/* kptr_restrict: no addresses, no symbols (names are kept: few) */
+	if (any_addr) {
+		struct table *t = malloc(sizeof(*t) + n * sizeof(t->syms[0]));
+
+		if (t) {
+			memcpy(t->syms, v, n * sizeof(*v));
+			t->n = n;
+			qsort(t->syms, n, sizeof(t->syms[0]), sym_cmp);
+			tf_rcu_assign_pointer(host_tab, t);
+		}
+	}
+	free(v);
+}
+
+/* The last symbol at or below @addr in @t, with the next one's start. */
+static bool find(const struct table *t, uint64_t addr, const char **name,
+		 uint64_t *start, uint64_t *size, const char **module)
+{
+	size_t lo = 0, hi = t ? t->n : 0;
+
+	if (!hi || addr < t->syms[0].addr)
+		return false;
+	while (hi - lo > 1) {
+		size_t mid = (lo + hi) / 2;
+
+		if (t->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (lo + 1 >= t->n)		/* no end known for the last one */
+		return false;
+	*name = t->syms[lo].name;
+	*start = t->syms[lo].addr;
+	*size = t->syms[lo + 1].addr - t->syms[lo].addr;
+	*module = t->syms[lo].module;
+	return true;
+}
+
+/* The table addresses come from: the files', else the host's. */
+static const struct table *kernel_table(void)
+{
+	const struct table *t = rcu_dereference(file_tab);
+
+	if (t && t->n)
+		return t;
+	return rcu_dereference(host_tab);
+}
+
+bool tf_ksyms_lookup(uint64_t addr, const char **name, uint64_t *start,
+		     uint64_t *size, const char **module)
+{
+	const struct table *own;
+	bool ok = false;
+
+	pthread_once(&host_once, host_load);	/* not inside the section */
+	tf_rcu_read_lock();
+	own = rcu_dereference(own_tab);
+	/* sorted: the last one starting at or below @addr, in its range */
+	for (size_t i = 0; own && i < own->n && own->syms[i].addr <= addr; i++)
+		if (addr < own->syms[i].addr + OWN_RANGE) {
+			*name = own->syms[i].name;
+			*start = own->syms[i].addr;
+			*size = i + 1 < own->n ? own->syms[i + 1].addr -
+						 own->syms[i].addr : OWN_RANGE;
+			*module = own->syms[i].module;
+			ok = true;
+		}
+	if (!ok)
+		ok = find(kernel_table(), addr, name, start, size, module);
+	tf_rcu_read_unlock();
+	return ok;
+}
+
+uint64_t tf_ksyms_lookup_name(const char *name)
+{
+	const struct table *t;
+	uint64_t addr = 0;
+
+	pthread_once(&host_once, host_load);
+	tf_rcu_read_lock();
+	t = kernel_table();
+	for (size_t i = 0; t && i < t->n; i++)
+		if (strcmp(t->syms[i].name, name) == 0) {
+			addr = t->syms[i].addr;
+			break;
+		}
+	tf_rcu_read_unlock();
+	return addr;
+}
+
+/* libtraceevent's resolver: name, and *addrp set to the function start. */
+static char *tep_resolver(void *priv, unsigned long long *addrp, char **modp)
+{
+	const char *name, *module;
+	uint64_t start, size;
+
+	(void)priv;
+	if (!tf_ksyms_lookup(*addrp, &name, &start, &size, &module))
+		return NULL;
+	*addrp = start;
+	*modp = module && *module ? (char *)module : NULL;
+	return (char *)name;
+}
+
+int tf_ksyms_attach(struct tep_handle *tep)
+{
+	return tep_set_function_resolver(tep, tep_resolver, NULL);
+}

@@ -1,0 +1,43 @@
+/*
+ * ksyms.h - the kernel symbols of the events in the tree: what %pS in
+ * `trace`, .sym/.sym-offset and stack keys in `hist`, and .function in
+ * filters resolve addresses with.
+ *
+ * Three tables, looked up in this order: tracefuse's own names (the
+ * callers it gives trace_marker's and snapshot's records), the symbols
+ * of the trace.dat files replayed (their kernel produced the addresses),
+ * and, when no file brought any, the host's /proc/kallsyms (read on
+ * first use; empty under kptr_restrict).  Tables only grow; lookups may
+ * run in any thread at any time, and the names they return stay valid
+ * for the life of the process.
+ */
+#ifndef TF_EVENTS_KSYMS_H
+#define TF_EVENTS_KSYMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tep_handle;
+
+struct tf_ksym {
+	uint64_t addr;
+	const char *name;
+	const char *module;	/* "" for the core kernel */
+};
+
+/* A name of tracefuse's own at @addr (a 4 KiB range of its own). */
+int tf_ksyms_add_own(const char *name, uint64_t addr);
+/* A replayed file's symbols (copied); they take over from the host's. */
+int tf_ksyms_add_file(const struct tf_ksym *syms, size_t n);
+
+/* The symbol containing @addr: its name, start, size and module. */
+bool tf_ksyms_lookup(uint64_t addr, const char **name, uint64_t *start,
+		     uint64_t *size, const char **module);
+/* The address of the symbol @name, or 0. */
+uint64_t tf_ksyms_lookup_name(const char *name);
+
+/* Makes @tep resolve functions (%pS and friends) through these tables. */
+int tf_ksyms_attach(struct tep_handle *tep);
+
+#endif
