@@ -45,6 +45,25 @@ static void free_later(struct table *t)
 	free(t);
 }
 
+/* Whether sorted @t has @s (same address and name). */
+static bool have_sym(const struct table *t, const struct tf_ksym *s)
+{
+	size_t lo = 0, hi = t ? t->n : 0;
+
+	while (lo < hi) {		/* the first at or above s->addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (t->syms[mid].addr < s->addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; t && lo < t->n && t->syms[lo].addr == s->addr; lo++)
+		if (strcmp(t->syms[lo].name, s->name) == 0)
+			return true;
+	return false;
+}
+
 /* Publishes @old merged with @syms (copied names) in *@tab. */
 static int merge(struct table **tab, const struct tf_ksym *syms, size_t n)
 {
@@ -57,8 +76,14 @@ static int merge(struct table **tab, const struct tf_ksym *syms, size_t n)
 	if (have)
 		memcpy(t->syms, old->syms, have * sizeof(t->syms[0]));
 	for (size_t i = 0; i < n; i++) {
-		char *name = strdup(syms[i].name);
-		char *mod = strdup(syms[i].module ? syms[i].module : "");
+		char *name, *mod;
+
+		/* the same file replayed again: no second copy (names
+		 * already handed out must stay valid, so keep the old) */
+		if (have_sym(old, &syms[i]))
+			continue;
+		name = strdup(syms[i].name);
+		mod = strdup(syms[i].module ? syms[i].module : "");
 
 		if (!name || !mod) {
 			free(name);
@@ -69,12 +94,7 @@ static int merge(struct table **tab, const struct tf_ksym *syms, size_t n)
 		t->syms[k++] = (struct tf_ksym){ syms[i].addr, name, mod };
 	}
 	qsort(t->syms, k, sizeof(t->syms[0]), sym_cmp);
-	/* the same file replayed again: one copy of each symbol */
-	t->n = 0;
-	for (size_t i = 0; i < k; i++)
-		if (!t->n || t->syms[t->n - 1].addr != t->syms[i].addr ||
-		    strcmp(t->syms[t->n - 1].name, t->syms[i].name))
-			t->syms[t->n++] = t->syms[i];
+	t->n = k;
 	tf_rcu_assign_pointer(*tab, t);
 	free_later(old);
 	return 0;
