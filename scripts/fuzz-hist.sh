@@ -12,7 +12,7 @@ cd "$top"
 clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-DTF_FUZZ_FORMATS=\""$top/tests/oracle/formats-6.12"\" \
 	-DTF_DATADIR=\"/nonexistent\" -DTF_VERSION=\"fuzz\" \
-	-DTF_SRCDATADIR=\""$top/data"\" -D_GNU_SOURCE \
+	-DTF_SRCDATADIR=\""$top/data"\" -D_GNU_SOURCE -DURCU_INLINE_SMALL_FUNCTIONS \
 	-I src -I include -I /usr/include/traceevent -I /usr/include/tracefs \
 	-I /usr/include/trace-cmd -I /usr/include/fuse3 \
 	$(ls src/*/*.c | grep -v '^src/main\.c$') tests/fuzz/fuzz_hist.c \
