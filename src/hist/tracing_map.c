@@ -133,6 +133,7 @@ void tracing_map_destroy(struct tracing_map *map)
 	free(map->slots);
 	free(map->elt_mem);
 	free(map->map);
+	free(map->present);
 	free(map);
 }
 
@@ -190,9 +191,11 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 		map->elt_stride = CACHELINE;
 
 	map->map = zalloc_aligned((size_t)map->map_size * sizeof(*map->map));
+	map->present = calloc(map->max_elts / 4 ? map->max_elts / 4 : 1,
+			      sizeof(uint64_t));
 	map->elt_mem = zalloc_aligned((size_t)map->max_elts * map->elt_stride);
 	map->slots = zalloc_aligned(n_slots * sizeof(*map->slots));
-	if (!map->map || !map->elt_mem || !map->slots)
+	if (!map->map || !map->elt_mem || !map->slots || !map->present)
 		goto nomem;
 	for (i = 0; i < n_slots; i++) {
 		/* calloc: pages a slot never writes are never touched */
@@ -289,7 +292,8 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 	struct tracing_map_elt *elt;
 	uint32_t idx;
 
-	idx = __atomic_fetch_add(&map->next_elt, 1, __ATOMIC_RELAXED);
+	/* release: whoever sees the map full sees every key's present bit */
+	idx = __atomic_fetch_add(&map->next_elt, 1, __ATOMIC_ACQ_REL);
 	if (idx >= map->max_elts) {
 		/* full: give the bucket back, as the kernel does */
 		__atomic_store_n(&entry->key, 0, __ATOMIC_RELAXED);
@@ -306,6 +310,34 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 	return elt;
 }
 
+/* The present bit of a key hash (see tracing_map.h). */
+static inline unsigned int present_bit(const struct tracing_map *map,
+				       uint32_t key_hash)
+{
+	return key_hash >> (32 - (map->map_bits + 4));
+}
+
+static inline void set_present(struct tracing_map *map, uint32_t key_hash)
+{
+	unsigned int b = present_bit(map, key_hash);
+
+	__atomic_fetch_or(&map->present[b / 64], 1ull << (b % 64),
+			  __ATOMIC_RELAXED);
+}
+
+/* Full, and the key was never claimed: surely a drop. */
+static inline bool full_and_absent(struct tracing_map *map,
+				   uint32_t key_hash)
+{
+	unsigned int b;
+
+	if (__atomic_load_n(&map->next_elt, __ATOMIC_ACQUIRE) < map->max_elts)
+		return false;
+	b = present_bit(map, key_hash);
+	return !(__atomic_load_n(&map->present[b / 64], __ATOMIC_RELAXED) &
+		 (1ull << (b % 64)));
+}
+
 static inline __attribute__((always_inline)) struct tracing_map_elt *
 tm_insert(struct tracing_map *map, const void *key, const char *comm,
 	  bool lookup_only, bool *dropped, struct tracing_map_slot *s)
@@ -315,6 +347,11 @@ tm_insert(struct tracing_map *map, const void *key, const char *comm,
 	uint64_t key_word = first_word(key, map->key_size);
 	unsigned int tries = 0, probes = 0;
 
+	if (full_and_absent(map, key_hash)) {
+		if (!lookup_only)
+			*dropped = true;
+		return NULL;
+	}
 	for (;;) {
 		struct tracing_map_entry *entry;
 		uint32_t test_key, val;
@@ -352,6 +389,7 @@ tm_insert(struct tracing_map *map, const void *key, const char *comm,
 			if (__atomic_load_n(&map->next_elt, __ATOMIC_RELAXED) >=
 			    map->max_elts)
 				break;
+			set_present(map, key_hash);
 			if (__atomic_compare_exchange_n(&entry->key, &expected,
 							key_hash, false,
 							__ATOMIC_ACQ_REL,
@@ -478,6 +516,8 @@ void tracing_map_clear(struct tracing_map *map)
 		       (size_t)map->map_size * map->n_vals * sizeof(uint64_t));
 		map->slots[s].last_elt = NULL;
 	}
+	memset(map->present, 0, (map->max_elts / 4 ? map->max_elts / 4 : 1) *
+	       sizeof(uint64_t));
 	memset(map->elt_mem, 0, (size_t)map->max_elts * map->elt_stride);
 	init_elts(map);
 	map->next_elt = 0;

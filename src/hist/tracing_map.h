@@ -124,6 +124,10 @@ struct tracing_map {
 	unsigned int n_keys;
 	size_t elt_stride;
 	struct tracing_map_entry *map;	/* map_size buckets */
+	/* 16 bits per entry, one set per claimed key hash: once the map is
+	 * full, a key whose bit is clear is new, hence dropped, without a
+	 * probe of the bucket array (a cache miss at large sizes) */
+	uint64_t *present;
 	unsigned char *elt_mem;		/* max_elts elts, elt_stride apart */
 	struct tracing_map_slot *slots;	/* n_slots */
 	struct tracing_map_field fields[TRACING_MAP_FIELDS_MAX];
