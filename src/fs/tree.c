@@ -153,6 +153,96 @@ static int walk_files(const struct tf_node *dir, const struct tf_file_def *defs,
 	return 0;
 }
 
+/*
+ * The root's directories sit among its files where the kernel's readdir
+ * lists them (tests/oracle/readdir.out): each after its anchor file.
+ */
+static const struct {
+	const char *after;
+	const char *name;
+	enum tf_node_kind kind;
+	bool top_only;
+} root_dirs[] = {
+	{ "stack_max_size", "instances", TF_N_INSTANCES, true },
+	{ "set_ftrace_pid", "per_cpu", TF_N_PER_CPU, false },
+	{ "tracing_max_latency", "options", TF_N_OPTIONS, false },
+	{ "set_event_pid", "events", TF_N_EVENTS, false },
+};
+#define NR_ROOT_DIRS (sizeof(root_dirs) / sizeof(root_dirs[0]))
+
+/* An instance creates its function-filter files later: after snapshot. */
+static const char *const instance_late[] = {
+	"set_ftrace_notrace", "set_ftrace_filter",
+};
+#define NR_INSTANCE_LATE (sizeof(instance_late) / sizeof(instance_late[0]))
+
+static bool is_instance_late(const char *name)
+{
+	for (unsigned k = 0; k < NR_INSTANCE_LATE; k++)
+		if (strcmp(instance_late[k], name) == 0)
+			return true;
+	return false;
+}
+
+/* The root file @name, emitted out of its table place (instances). */
+static int emit_root_file(const struct tf_node *dir, const char *name,
+			  long *pos, entry_fn fn, void *ctx)
+{
+	struct tf_node c;
+
+	for (unsigned i = 0; i < tf_nr_root_files; i++) {
+		set_node(&c, dir, dir->tr, TF_N_FILE_ROOT, i);
+		if (node_valid(&c) && strcmp(c.def->name, name) == 0)
+			return fn(ctx, name, &c, (*pos)++);
+	}
+	return 0;
+}
+
+static int walk_root(const struct tf_node *dir, long *pos, entry_fn fn,
+		     void *ctx)
+{
+	bool done[NR_ROOT_DIRS] = { false };
+	bool instance = dir->tr->id != 0;
+	struct tf_node c;
+	unsigned d;
+
+	for (unsigned i = 0; i < tf_nr_root_files; i++) {
+		set_node(&c, dir, dir->tr, TF_N_FILE_ROOT, i);
+		if (!node_valid(&c))
+			continue;
+		const char *file = c.def->name;
+
+		if (instance && is_instance_late(file))
+			continue;
+		if (fn(ctx, file, &c, (*pos)++))
+			return 1;
+		if (instance && strcmp(file, "snapshot") == 0)
+			for (unsigned k = 0; k < NR_INSTANCE_LATE; k++)
+				if (emit_root_file(dir, instance_late[k], pos,
+						   fn, ctx))
+					return 1;
+		for (d = 0; d < NR_ROOT_DIRS; d++) {
+			if (done[d] || strcmp(root_dirs[d].after, file))
+				continue;
+			done[d] = true;
+			if (root_dirs[d].top_only && dir->tr->id != 0)
+				continue;
+			set_node(&c, dir, dir->tr, root_dirs[d].kind, 0);
+			if (fn(ctx, root_dirs[d].name, &c, (*pos)++))
+				return 1;
+		}
+	}
+	/* an anchor this tree lacks: the directory comes last */
+	for (d = 0; d < NR_ROOT_DIRS; d++) {
+		if (done[d] || (root_dirs[d].top_only && dir->tr->id != 0))
+			continue;
+		set_node(&c, dir, dir->tr, root_dirs[d].kind, 0);
+		if (fn(ctx, root_dirs[d].name, &c, (*pos)++))
+			return 1;
+	}
+	return 0;
+}
+
 static int walk(const struct tf_node *dir, entry_fn fn, void *ctx)
 {
 	struct tf_registry *reg = dir->t->reg;
@@ -163,22 +253,7 @@ static int walk(const struct tf_node *dir, entry_fn fn, void *ctx)
 
 	switch (dir->kind) {
 	case TF_N_ROOT:
-		if (walk_files(dir, tf_root_files, tf_nr_root_files,
-			       TF_N_FILE_ROOT, 0, &pos, fn, ctx))
-			return 1;
-		set_node(&c, dir, dir->tr, TF_N_EVENTS, 0);
-		if (fn(ctx, "events", &c, pos++))
-			return 1;
-		if (dir->tr->id == 0) {
-			set_node(&c, dir, dir->tr, TF_N_INSTANCES, 0);
-			if (fn(ctx, "instances", &c, pos++))
-				return 1;
-		}
-		set_node(&c, dir, dir->tr, TF_N_OPTIONS, 0);
-		if (fn(ctx, "options", &c, pos++))
-			return 1;
-		set_node(&c, dir, dir->tr, TF_N_PER_CPU, 0);
-		return fn(ctx, "per_cpu", &c, pos++);
+		return walk_root(dir, &pos, fn, ctx);
 	case TF_N_EVENTS:
 		if (walk_files(dir, tf_events_files, tf_nr_events_files,
 			       TF_N_FILE_EVENTS, 0, &pos, fn, ctx))
