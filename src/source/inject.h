@@ -55,6 +55,7 @@ struct tf_inject_stream {
 	unsigned long lineno;
 	unsigned long records, errors;
 	int skipping;			/* inside an over-long line */
+	unsigned batch;			/* records under the read lock held */
 };
 
 void tf_inject_stream_init(struct tf_inject_stream *s, struct tf_inject *p,

@@ -969,6 +969,19 @@ static void dispatch_ftrace(struct tf_trace_array *tr,
 	tf_rcu_read_unlock();
 }
 
+/*
+ * Records of one fed chunk share a read-side section, TF_DISPATCH_BATCH
+ * at a time (as replay's); it ends before anything that may block (an
+ * error reported to the client's socket) and at the end of the chunk.
+ */
+static void batch_end(struct tf_inject_stream *s)
+{
+	if (s->batch) {
+		tf_rcu_read_unlock();
+		s->batch = 0;
+	}
+}
+
 static void one_line(struct tf_inject_stream *s, const char *line, size_t len)
 {
 	int r;
@@ -977,6 +990,7 @@ static void one_line(struct tf_inject_stream *s, const char *line, size_t len)
 	r = tf_inject_parse(s->parser, line, len, s->lineno);
 	if (r < 0) {
 		s->errors++;
+		batch_end(s);
 		if (s->on_error)
 			s->on_error(s->arg, tf_inject_error(s->parser));
 		return;
@@ -989,10 +1003,14 @@ static void one_line(struct tf_inject_stream *s, const char *line, size_t len)
 
 		if (rec.cpu >= s->tracing->nr_cpus)
 			rec.cpu %= s->tracing->nr_cpus;
+		if (!s->batch++)
+			tf_rcu_read_lock();
 		if (strcmp(rec.event->system, "ftrace") == 0)
 			dispatch_ftrace(s->tracing->top, &rec);
 		else
-			tf_dispatch(s->tracing, &rec);
+			tf_dispatch_locked(s->tracing, &rec);
+		if (s->batch == TF_DISPATCH_BATCH)
+			batch_end(s);
 	}
 }
 
@@ -1002,6 +1020,7 @@ static void too_long(struct tf_inject_stream *s)
 
 	s->lineno++;
 	s->errors++;
+	batch_end(s);
 	snprintf(msg, sizeof(msg), "line %lu: line longer than %u bytes",
 		 s->lineno, TF_INJECT_MAX_LINE);
 	if (s->on_error)
@@ -1060,6 +1079,7 @@ void tf_inject_stream_feed(struct tf_inject_stream *s, const char *buf,
 		}
 		partial_add(s, buf, (size_t)(nl - buf));
 		partial_end(s);
+		batch_end(s);
 		buf = nl + 1;
 	}
 	while (buf < end && (nl = memchr(buf, '\n', (size_t)(end - buf)))) {
@@ -1069,6 +1089,7 @@ void tf_inject_stream_feed(struct tf_inject_stream *s, const char *buf,
 			one_line(s, buf, (size_t)(nl - buf));
 		buf = nl + 1;
 	}
+	batch_end(s);
 	if (buf < end)
 		partial_add(s, buf, (size_t)(end - buf));
 }
@@ -1077,6 +1098,7 @@ void tf_inject_stream_finish(struct tf_inject_stream *s)
 {
 	if (s->partial_len || s->skipping)
 		partial_end(s);
+	batch_end(s);
 }
 
 void tf_inject_stream_release(struct tf_inject_stream *s)
