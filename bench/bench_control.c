@@ -25,6 +25,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
+
 enum op { READ_ENABLE, READ_TRACING_ON, APPEND_TRIGGER, WRITE_ENABLE, NR_OPS };
 
 static const char *const op_names[NR_OPS] = {
@@ -38,10 +40,7 @@ static const char *const op_paths[NR_OPS] = {
 
 static double now_us(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+	return now_ns() / 1e3;
 }
 
 /* One operation on @dirfd's file; returns its duration or -1. */
@@ -74,13 +73,6 @@ static double run_op(int dirfd, enum op op, unsigned long i)
 	if (close(fd) < 0 || !ok)
 		return -1;
 	return now_us() - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static double pct(const double *v, size_t n, double p)

@@ -26,14 +26,7 @@
 #include "events/registry.h"
 #include "events/trace_array.h"
 #include "source/inject.h"
-
-static double cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
+#include "bench_common.h"
 
 static char *generate(unsigned long n, size_t *len)
 {
@@ -82,13 +75,6 @@ static char *generate(unsigned long n, size_t *len)
 	}
 	*len = off;
 	return buf;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static unsigned long errors;

@@ -1,7 +1,7 @@
 /*
- * bench_keys.h - what the benchmarks share: clocks (thread CPU time, as
- * the machine is shared) and the key streams (uniform or Zipf(1.0) over
- * n distinct, scattered keys), pre-generated so the RNG is not measured.
+ * bench_keys.h - the key streams of the map benchmarks (uniform or
+ * Zipf(1.0) over n distinct, scattered keys), pre-generated so the RNG
+ * is not measured; clocks and statistics are in bench_common.h.
  */
 #ifndef TF_BENCH_KEYS_H
 #define TF_BENCH_KEYS_H
@@ -11,29 +11,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-static inline double clock_ns(clockid_t clock)
-{
-	struct timespec ts;
-
-	clock_gettime(clock, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static inline double now_ns(void)
-{
-	return clock_ns(CLOCK_MONOTONIC);
-}
-
-/*
- * The machine is shared: another process can take a core for seconds.
- * Per-event costs are therefore measured in the thread's own CPU time,
- * which excludes time spent descheduled (not cache pollution); wall time
- * is reported beside it for the two-thread runs.
- */
-static inline double cpu_ns(void)
-{
-	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
-}
+#include "bench_common.h"
 
 static inline uint64_t splitmix(uint64_t *s)
 {

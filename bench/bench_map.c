@@ -179,28 +179,6 @@ static double run_map(uint64_t *const *ev, unsigned int n_threads,
 	return worst / n_events;
 }
 
-/* ---- statistics ----------------------------------------------------------- */
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-struct stat3 { double med, min, max; };
-
-static struct stat3 stats(double *v, unsigned int n)
-{
-	struct stat3 s;
-
-	qsort(v, n, sizeof(*v), cmp_double);
-	s.med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	s.min = v[0];
-	s.max = v[n - 1];
-	return s;
-}
-
 static void bench_case(unsigned int n_keys, bool zipf, unsigned int map_bits,
 		       const char *size_label)
 {

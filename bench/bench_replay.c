@@ -23,21 +23,7 @@
 #include "events/trace_array.h"
 #include "source/replay.h"
 #include "buffer/ring_buffer.h"
-
-static double cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
+#include "bench_common.h"
 
 static double run(struct tf_tracing *t, const char *file, unsigned loops,
 		  unsigned long *n)
