@@ -556,8 +556,8 @@ static int copy_page(struct copy_state *cs, struct rb_cpu *c, int cpu,
 		*end = off;
 		return 0;
 	}
-	/* at most one entry per 24 bytes */
-	if (grow(cs, commit - off, (commit - off) / 24 + 1) < 0)
+	/* at most one entry per HDR_SIZE bytes (an empty record) */
+	if (grow(cs, commit - off, (commit - off) / HDR_SIZE + 1) < 0)
 		return -ENOMEM;
 	for (o = off; o < commit; o += 8)
 		memcpy(cs->snap->bytes + cs->nb + (o - off),
