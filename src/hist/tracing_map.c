@@ -339,10 +339,10 @@ static inline bool full_and_absent(struct tracing_map *map,
 }
 
 static inline __attribute__((always_inline)) struct tracing_map_elt *
-tm_insert(struct tracing_map *map, const void *key, const char *comm,
-	  bool lookup_only, bool *dropped, struct tracing_map_slot *s)
+tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
+	  const char *comm, bool lookup_only, bool *dropped,
+	  struct tracing_map_slot *s)
 {
-	uint32_t key_hash = tm_hash(key, map->key_size);
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
 	uint64_t key_word = first_word(key, map->key_size);
 	unsigned int tries = 0, probes = 0;
@@ -421,6 +421,7 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 					   const char *comm)
 {
 	struct tracing_map_slot *s = &map->slots[slot];
+	uint32_t key_hash = tm_hash(key, map->key_size);
 	struct tracing_map_elt *elt;
 	bool dropped = false;
 
@@ -431,9 +432,9 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 	 * more drops than hits (a full map and new keys): wasted traffic.
 	 */
 	if (s->drops <= s->hits)
-		__builtin_prefetch(&s->sums[(size_t)(tm_hash(key, map->key_size) >>
+		__builtin_prefetch(&s->sums[(size_t)(key_hash >>
 					(32 - (map->map_bits + 1))) * map->n_vals], 1);
-	elt = tm_insert(map, key, comm, false, &dropped, s);
+	elt = tm_insert(map, key, key_hash, comm, false, &dropped, s);
 	slot_inc(elt ? &s->hits : &s->drops);
 	return elt;
 }
@@ -443,7 +444,8 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 {
 	bool dropped = false;
 
-	return tm_insert(map, key, NULL, true, &dropped, NULL);
+	return tm_insert(map, key, tm_hash(key, map->key_size), NULL, true,
+			 &dropped, NULL);
 }
 
 /* ---- sums, vars, totals ----------------------------------------------- */
