@@ -150,6 +150,24 @@ static void test_consume(void)
 	tf_ring_buffer_free(rb);
 }
 
+/* records without data: 510 a page (8 kernel bytes, 16 of ours each) */
+static void test_tiny_records(void)
+{
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080);
+	struct tf_rb_snapshot snap;
+	struct tf_rb_stats st;
+
+	for (unsigned i = 0; i < 600; i++)
+		write_n(rb, 0, i, 0, 0);
+	stats(rb, &st);
+	CHECK_INT(tf_ring_buffer_copy(rb, 0, 0, &snap), 0);
+	CHECK_INT(snap.nr, st.entries);
+	CHECK(snap.nr > 300);
+	CHECK_INT(snap.nr ? snap.entries[snap.nr - 1].ts : 0, 599);
+	tf_rb_snapshot_release(&snap);
+	tf_ring_buffer_free(rb);
+}
+
 /* deltas beyond 27 bits cost a time extend: fewer events per page */
 static void test_time_extend(void)
 {
@@ -300,6 +318,7 @@ int main(void)
 	test_big_events();
 	test_nooverwrite();
 	test_consume();
+	test_tiny_records();
 	test_time_extend();
 	test_merge_and_swap();
 	test_race();
