@@ -450,3 +450,24 @@ void tf_set_event_show(struct tf_trace_array *tr, struct strbuf *out)
 				  f->event->name);
 	}
 }
+
+struct tf_ring_buffer *tf_trace_array_snapshot_alloc(struct tf_trace_array *tr,
+						     size_t bytes)
+{
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(tr->tracing->nr_cpus,
+							  bytes);
+
+	if (rb)
+		tf_ring_buffer_set_overwrite(rb, atomic_load(&tr->trace_flags) &
+					     TF_TRACE_OVERWRITE);
+	return rb;
+}
+
+void tf_trace_array_apply_overwrite(struct tf_trace_array *tr)
+{
+	bool on = atomic_load(&tr->trace_flags) & TF_TRACE_OVERWRITE;
+
+	tf_ring_buffer_set_overwrite(tr->buffer, on);
+	if (tr->snapshot)
+		tf_ring_buffer_set_overwrite(tr->snapshot, on);
+}

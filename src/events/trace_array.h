@@ -63,9 +63,11 @@ enum {
 	TF_TRACE_RECORD_TGID	= 1u << 2,	/* the TGID column; save tgids */
 	TF_TRACE_LATENCY_FMT	= 1u << 3,	/* the latency-format layout */
 	TF_TRACE_VERBOSE	= 1u << 4,
+	TF_TRACE_OVERWRITE	= 1u << 5,	/* full buffers drop old pages */
 };
 /* As options/ starts, at the top level and in instances alike. */
-#define TF_TRACE_DEFAULT_FLAGS	(TF_TRACE_CONTEXT_INFO | TF_TRACE_IRQ_INFO)
+#define TF_TRACE_DEFAULT_FLAGS	(TF_TRACE_CONTEXT_INFO | TF_TRACE_IRQ_INFO | \
+				 TF_TRACE_OVERWRITE)
 
 /* A sorted set of pids, replaced whole under RCU (set_event_pid). */
 struct tf_pid_list {
@@ -179,6 +181,14 @@ int tf_tracing_add_event(struct tf_tracing *t, const char *system,
  * restarts time_start (a counter clock counts the call, as the kernel's).
  */
 void tf_trace_array_reset(struct tf_trace_array *tr);
+/*
+ * A snapshot buffer of @bytes per CPU for @tr, in @tr's overwrite mode
+ * (the kernel allocates max_buffer with the trace array's flags).
+ */
+struct tf_ring_buffer *tf_trace_array_snapshot_alloc(struct tf_trace_array *tr,
+						     size_t bytes);
+/* options/overwrite: applies @tr's overwrite flag to its buffers. */
+void tf_trace_array_apply_overwrite(struct tf_trace_array *tr);
 /* tracing_set_clock(): sets the clock, resets the buffer and snapshot. */
 void tf_trace_array_set_clock(struct tf_trace_array *tr, int clock_id);
 /* Re-evaluates tgids_recorded after record-tgid or an enable changed. */

@@ -277,8 +277,8 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 			return -EINVAL;
 		}
 		if (!tr->snapshot)
-			tr->snapshot = tf_ring_buffer_create(
-				o->node.t->nr_cpus, buffer_bytes(tr));
+			tr->snapshot = tf_trace_array_snapshot_alloc(
+				tr, buffer_bytes(tr));
 		if (!tr->snapshot) {
 			pthread_mutex_unlock(&o->node.t->lock);
 			return -ENOMEM;

@@ -9,7 +9,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "buffer/ring_buffer.h"
 #include "buffer/saved_tgids.h"
 #include "fs/files.h"
 
@@ -51,7 +50,7 @@ static const struct option_def options[] = {
 	{ "markers", 1, 1, 0, 1, 0 },
 	{ "irq-info", 1, 1, 0, 1, TF_TRACE_IRQ_INFO },
 	{ "disable_on_free", 0, 1, 0, 0, 0 },
-	{ "overwrite", 1, 1, 0, 1, 0 },
+	{ "overwrite", 1, 1, 0, 1, TF_TRACE_OVERWRITE },
 	{ "record-tgid", 0, 1, 0, 0, TF_TRACE_RECORD_TGID },
 	{ "record-cmd", 1, 1, 1, 1, 0 },
 	{ "latency-format", 0, 1, 0, 0, TF_TRACE_LATENCY_FMT },
@@ -112,11 +111,6 @@ static int option_set(struct tf_trace_array *tr, unsigned i, bool on)
 {
 	unsigned flag = options[i].flag;
 
-	if (strcmp(options[i].name, "overwrite") == 0) {
-		tf_ring_buffer_set_overwrite(tr->buffer, on);
-		if (tr->snapshot)
-			tf_ring_buffer_set_overwrite(tr->snapshot, on);
-	}
 	if (!flag) {
 		if (option_on(tr, i) != on)
 			tr->options ^= 1ull << i;
@@ -131,6 +125,8 @@ static int option_set(struct tf_trace_array *tr, unsigned i, bool on)
 		atomic_fetch_and(&tr->trace_flags, ~flag);
 	if (flag == TF_TRACE_RECORD_TGID)
 		tf_tracing_update_tgid_record(tr->tracing);
+	if (flag == TF_TRACE_OVERWRITE)
+		tf_trace_array_apply_overwrite(tr);
 	return 0;
 }
 

@@ -107,8 +107,7 @@ int tf_trigger_snapshot_arm(struct tf_trace_array *tr)
 	if (!tr->snapshot) {
 		struct tf_ring_buffer *rb;
 
-		rb = tf_ring_buffer_create(tr->tracing->nr_cpus,
-					   snapshot_bytes(tr));
+		rb = tf_trace_array_snapshot_alloc(tr, snapshot_bytes(tr));
 		if (!rb)
 			return -ENOMEM;
 		tf_rcu_assign_pointer(tr->snapshot, rb);
