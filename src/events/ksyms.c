@@ -152,12 +152,15 @@ static void host_load(void)
 		v[n].addr = addr;
 		v[n].name = strdup(name);
 		v[n].module = strdup(module);
-		if (!v[n].name || !v[n].module)
+		if (!v[n].name || !v[n].module) {
+			free((char *)v[n].name);
+			free((char *)v[n].module);
 			break;
+		}
 		n++;
 	}
 	fclose(f);
-	/* kptr_restrict: no addresses, no symbols (names are kept: few) */
+	/* kptr_restrict: no addresses, no symbols */
 	if (any_addr) {
 		struct table *t = malloc(sizeof(*t) + n * sizeof(t->syms[0]));
 
@@ -166,7 +169,12 @@ static void host_load(void)
 			t->n = n;
 			qsort(t->syms, n, sizeof(t->syms[0]), sym_cmp);
 			tf_rcu_assign_pointer(host_tab, t);
+			n = 0;	/* the table owns the names now */
 		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		free((char *)v[i].name);
+		free((char *)v[i].module);
 	}
 	free(v);
 }
