@@ -24,6 +24,9 @@
  *
  * usage: bench_hist [-e events_per_thread] [-r repetitions] [-q]
  *   -q: skip the 1M-key cases; -s: only the rendering (cat hist) cases;
+ *   -b: one read-side section per TF_DISPATCH_BATCH records, dispatched
+ *   as an array with tf_dispatch_locked_n() as the replay source does
+ *   (-a: one tf_dispatch_locked() per record instead, no looking ahead);
  *   -f DIR: the formats (default the source tree's tests/oracle/formats-6.12).
  */
 #include "events/dispatch.h"
@@ -52,6 +55,7 @@ static unsigned int n_events = 2u << 20;	/* per thread */
 static unsigned int reps = 5;
 static bool hot_records;
 static bool batched;	/* -b: TF_DISPATCH_BATCH records per read lock */
+static bool lookahead = true;	/* -b: tf_dispatch_locked_n; -a: not */
 static unsigned int only_keys;	/* -k: only the cases with this many keys */
 static struct tf_registry *reg;
 static struct tf_tracing tracing;
@@ -195,6 +199,27 @@ static void *ingest_thread(void *arg)
 			rec.ts = i;
 			dispatch(&rec, i);
 		}
+	} else if (batched && lookahead) {
+		/* as the replay source: an array of records per read-side
+		 * section, dispatched looking ahead */
+		struct tf_record batch[TF_DISPATCH_BATCH];
+
+		for (unsigned int i = 0; i < n_events; i += TF_DISPATCH_BATCH) {
+			unsigned int m = n_events - i < TF_DISPATCH_BATCH ?
+					 n_events - i : TF_DISPATCH_BATCH;
+
+			for (unsigned int j = 0; j < m; j++) {
+				batch[j] = rec;
+				batch[j].data = in->recs +
+						(size_t)(i + j) * REC_SIZE;
+				batch[j].ts = i + j;
+			}
+			tf_rcu_read_lock();
+			tf_dispatch_locked_n(&tracing, batch, m);
+			tf_rcu_read_unlock();
+		}
+		in->ns = cpu_ns() - t0;
+		return NULL;
 	} else {
 		for (unsigned int i = 0; i < n_events; i++) {
 			rec.data = in->recs + (size_t)i * REC_SIZE;
@@ -371,7 +396,7 @@ int main(int argc, char **argv)
 	struct tf_event *ev;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "e:r:qsf:pk:b")) != -1) {
+	while ((opt = getopt(argc, argv, "e:r:qsf:pk:ba")) != -1) {
 		switch (opt) {
 		case 'e': n_events = strtoul(optarg, NULL, 0); break;
 		case 'r': reps = strtoul(optarg, NULL, 0); break;
@@ -380,9 +405,10 @@ int main(int argc, char **argv)
 		case 'f': formats = optarg; break;
 		case 'p': hot_records = true; break;
 		case 'b': batched = true; break;
+		case 'a': lookahead = false; break;
 		case 'k': only_keys = strtoul(optarg, NULL, 0); break;
 		default:
-			fprintf(stderr, "usage: bench_hist [-e events] [-r reps] [-q] [-s] [-p] [-b] [-k keys] [-f formats-dir]\n");
+			fprintf(stderr, "usage: bench_hist [-e events] [-r reps] [-q] [-s] [-p] [-b [-a]] [-k keys] [-f formats-dir]\n");
 			return 2;
 		}
 	}

@@ -13,6 +13,7 @@
 #include "hist/hist.h"
 #include "hist/tracing_map.h"
 #include "trigger/trigger.h"
+#include "events/dispatch.h"
 #include "events/registry.h"
 #include "util/rcu.h"
 #include "check.h"
@@ -1055,6 +1056,92 @@ static void test_misc(void)
 	CHECK(tf_hist_syscall_name(100000) == NULL);
 }
 
+/* ---- looking ahead: tf_dispatch_locked_n() and ops->prefetch ------------- */
+
+#define LA_EVENTS 200000
+
+/* kmem:kmalloc records with @n_keys distinct call_site values */
+static uint8_t *la_records(struct tf_event_file *f, unsigned n_keys,
+			   struct tf_record *recs)
+{
+	const struct tf_field *cs = tf_event_field(f->event, "call_site");
+	const struct tf_field *br = tf_event_field(f->event, "bytes_req");
+	uint16_t type = (uint16_t)f->event->id;
+	unsigned size = 64, seed = 7;
+	uint8_t *data = calloc(LA_EVENTS, size);
+
+	for (unsigned i = 0; i < LA_EVENTS; i++) {
+		uint8_t *d = data + (size_t)i * size;
+		uint64_t key = 0xffffffff81000000ull + rnd_next(&seed) % n_keys;
+		uint64_t req = i % 5;	/* a fifth filtered out */
+		int32_t pid = 100 + (int)(i % 3);
+
+		memcpy(d, &type, 2);
+		memcpy(d + 4, &pid, 4);
+		memcpy(d + cs->offset, &key, 8);
+		memcpy(d + br->offset, &req, br->size);
+		recs[i] = (struct tf_record){
+			.event = f->event, .data = d, .size = size,
+			.ts = now_ts++, .cpu = 0, .comm = "bash",
+		};
+	}
+	return data;
+}
+
+static void test_lookahead(void)
+{
+	struct tf_event_file *f = efile("kmem", "kmalloc");
+	struct tf_record *recs = calloc(LA_EVENTS, sizeof(*recs));
+	static const unsigned keys[] = { 1000, 20000, 50000 };
+	unsigned flags;
+	uint8_t *data;
+
+	/* a small map does not look ahead; a large simple one does */
+	CHECK(wr_trunc(f, "hist:keys=call_site:vals=bytes_req:size=2048") == 0);
+	flags = atomic_load(&f->flags);
+	CHECK(!(flags & TF_FILE_TRIGGER_PREFETCH));
+	CHECK(atomic_load(&tracing.nr_prefetch) == 0);
+	CHECK(wr_trunc(f, "hist:keys=call_site,common_pid:size=32768") == 0);
+	CHECK(atomic_load(&tracing.nr_prefetch) == 0);	/* not simple */
+	for (unsigned k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		const char *cmd = "hist:keys=call_site:vals=bytes_req:size=32768 if bytes_req > 0";
+		char *one, *batched;
+
+		data = la_records(f, keys[k], recs);
+		/* one record at a time */
+		CHECK(wr_trunc(f, cmd) == 0);
+		CHECK(atomic_load(&tracing.nr_prefetch) == 1);
+		CHECK(atomic_load(&f->flags) & TF_FILE_TRIGGER_PREFETCH);
+		tf_rcu_read_lock();
+		for (unsigned i = 0; i < LA_EVENTS; i++)
+			tf_dispatch_locked(&tracing, &recs[i]);
+		tf_rcu_read_unlock();
+		one = hist_text(f);
+		/* in arrays of every length up to a batch, looking ahead */
+		CHECK(wr_trunc(f, cmd) == 0);
+		for (unsigned i = 0, n = 1; i < LA_EVENTS; i += n,
+		     n = n % TF_DISPATCH_BATCH + 1) {
+			if (n > LA_EVENTS - i)
+				n = LA_EVENTS - i;
+			tf_rcu_read_lock();
+			tf_dispatch_locked_n(&tracing, &recs[i], n);
+			tf_rcu_read_unlock();
+		}
+		batched = hist_text(f);
+		CHECK(strcmp(one, batched) == 0);
+		/* 50000 keys overflow 32768 entries: drops counted alike */
+		CHECK((strstr(batched, "    Dropped: 0\n") == NULL) ==
+		      (keys[k] > 32768));
+		free(one);
+		free(batched);
+		free(data);
+	}
+	CHECK(wr_trunc(f, "") == 0);
+	CHECK(atomic_load(&tracing.nr_prefetch) == 0);
+	CHECK(!(atomic_load(&f->flags) & TF_FILE_TRIGGER_PREFETCH));
+	free(recs);
+}
+
 int main(void)
 {
 	char path[4096];
@@ -1091,6 +1178,7 @@ int main(void)
 	test_misc();
 	test_concurrency();
 	test_random();
+	test_lookahead();
 	urcu_memb_barrier();	/* maps retired by clears */
 	tf_tracing_destroy(&tracing);
 	tf_registry_free(reg);

@@ -141,6 +141,46 @@ void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec)
 		tf_dispatch_to(tr, rec, false);
 }
 
+/* Fetches what the triggers will touch for @rec (see dispatch.h). */
+static void prefetch(struct tf_tracing *t, const struct tf_record *rec)
+{
+	struct tf_trace_array *tr;
+
+	cds_list_for_each_entry_rcu(tr, &t->instances, list) {
+		struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
+		unsigned flags = atomic_load_explicit(&file->flags,
+						      memory_order_relaxed);
+
+		if ((flags & (TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH)) ==
+		    (TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH))
+			tf_triggers_prefetch(file, rec);
+	}
+}
+
+void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
+			  unsigned int n)
+{
+	unsigned int i;
+
+	if (!atomic_load_explicit(&t->nr_prefetch, memory_order_relaxed)) {
+		for (i = 0; i < n; i++)
+			tf_dispatch_locked(t, &recs[i]);
+		return;
+	}
+	for (i = 0; i < n && i < 2 * TF_DISPATCH_AHEAD; i++)
+		__builtin_prefetch(recs[i].data);
+	for (i = 0; i < n && i < TF_DISPATCH_AHEAD; i++)
+		prefetch(t, &recs[i]);
+	for (i = 0; i < n; i++) {
+		/* the record's own line first, its buckets once it is here */
+		if (i + 2 * TF_DISPATCH_AHEAD < n)
+			__builtin_prefetch(recs[i + 2 * TF_DISPATCH_AHEAD].data);
+		if (i + TF_DISPATCH_AHEAD < n)
+			prefetch(t, &recs[i + TF_DISPATCH_AHEAD]);
+		tf_dispatch_locked(t, &recs[i]);
+	}
+}
+
 void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec)
 {
 	tf_rcu_read_lock();

@@ -18,6 +18,18 @@ void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec);
  */
 void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec);
 #define TF_DISPATCH_BATCH 64
+/*
+ * tf_dispatch_locked() for each of @recs[0..n) in order, looking ahead:
+ * while a histogram's map is larger than the caches (a trigger with
+ * ops->prefetch, see trigger.h), the buckets of the record
+ * TF_DISPATCH_AHEAD places ahead are fetched while this one is
+ * dispatched, so that the cache misses of consecutive events overlap
+ * instead of queueing.  The records' data must stay valid until it
+ * returns.  Same results as one tf_dispatch_locked() per record.
+ */
+void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
+			  unsigned int n);
+#define TF_DISPATCH_AHEAD 6
 
 /*
  * Offers @rec to one trace array.  @force records it whatever the event's

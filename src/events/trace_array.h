@@ -132,6 +132,9 @@ struct tf_tracing {
 	 * save the tgids they know (tf_record.tgid).
 	 */
 	atomic_bool tgids_recorded;
+	/* Event files whose triggers want records prefetched
+	 * (TF_FILE_TRIGGER_PREFETCH, see tf_dispatch_locked_n()). */
+	atomic_int nr_prefetch;
 };
 
 /* The event file of event @index (< reg->nr_events) in @tr. */

@@ -224,8 +224,6 @@ extern const char *const hist_err_text[HIST_ERR_MAX];
 
 /* hist_trigger.c */
 extern const struct tf_event_command hist_command;
-/* The ingest slot of the calling thread in a map of n_slots. */
-unsigned int hist_slot(unsigned int n_slots);
 #define HIST_MAP_SLOTS(nr_cpus) ((nr_cpus) + 16 > TRACING_MAP_SLOTS_MAX ? \
 				 TRACING_MAP_SLOTS_MAX : (nr_cpus) + 16)
 

@@ -74,17 +74,24 @@ static int slot_claim(void)
  * per-CPU ingest threads plus FUSE's workers; beyond that, threads
  * share a slot (see the report: an adapter the map does not provide).
  */
-unsigned int hist_slot(unsigned int n_slots)
+static __attribute__((noinline)) unsigned int hist_slot_first(void)
 {
-	if (__builtin_expect(slot_id < 0, 0)) {
-		pthread_once(&slot_once, slot_init);
-		slot_id = slot_claim();
-	}
+	pthread_once(&slot_once, slot_init);
+	slot_id = slot_claim();
+	return (unsigned int)slot_id;
+}
+
+/* The ingest slot of the calling thread in a map of n_slots. */
+static inline unsigned int hist_slot(unsigned int n_slots)
+{
+	unsigned int id = __builtin_expect(slot_id >= 0, 1) ?
+			  (unsigned int)slot_id : hist_slot_first();
+
 	/* no division on the event path: slot ids are below n_slots
 	 * unless more threads than slots came and went */
-	if (__builtin_expect((unsigned int)slot_id < n_slots, 1))
-		return (unsigned int)slot_id;
-	return (unsigned int)slot_id % n_slots;
+	if (__builtin_expect(id < n_slots, 1))
+		return id;
+	return id % n_slots;
 }
 
 /* ---- named histograms ---------------------------------------------------- */
@@ -217,9 +224,22 @@ static void hist_put(struct hist_data *hd)
 	hist_data_free(hd);
 }
 
+/*
+ * From this many entries a map's buckets and sums outgrow the caches of
+ * the machines tracefuse is measured on (docs/performance.md "Looking
+ * ahead"): below it a prefetch only costs instructions.
+ */
+#define HIST_PREFETCH_MIN_ELTS	(1u << 14)
+
 static int hist_trigger_init(struct tf_trigger *data)
 {
-	(void)data;
+	struct hist_trigger *ht = data->private_data;
+	struct hist_data *hd = ht ? ht->hist_data : NULL;
+
+	/* the fast case only: its key is one word read straight from the
+	 * record (hist_update_simple) */
+	data->prefetch = hd && hd->simple && hd->map &&
+			 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS;
 	return 0;
 }
 
@@ -390,6 +410,18 @@ static void hist_update_simple(struct hist_data *hd,
 	}
 }
 
+/* ops->prefetch: what hist_update_simple() will read for @rec. */
+static void hist_trigger_prefetch(struct tf_trigger *data,
+				  const struct tf_record *rec)
+{
+	struct hist_trigger *ht = data->private_data;
+	struct hist_data *hd = ht->hist_data;
+	struct tracing_map *map = rcu_dereference(hd->map);
+	uint64_t key = hist_value(false, hd->fields[hd->n_vals], rec);
+
+	tracing_map_prefetch(map, hist_slot(map->n_slots), &key);
+}
+
 static void hist_trigger_func(struct tf_trigger *data,
 			      const struct tf_record *rec)
 {
@@ -453,6 +485,7 @@ static const struct tf_trigger_ops hist_trigger_ops = {
 	.print = hist_trigger_print,
 	.init = hist_trigger_init,
 	.free = hist_trigger_free,
+	.prefetch = hist_trigger_prefetch,
 };
 
 /* ---- registration (hist_register_trigger and friends) -------------------- */

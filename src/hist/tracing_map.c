@@ -416,14 +416,29 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 	return NULL;
 }
 
+/* Everything but a hit on a one-word key: out of line, so that the
+ * common case needs few registers. */
+static __attribute__((noinline)) struct tracing_map_elt *
+insert_slow(struct tracing_map *map, struct tracing_map_slot *s,
+	    const void *key, uint32_t key_hash, const char *comm)
+{
+	struct tracing_map_elt *elt;
+	bool dropped = false;
+
+	elt = tm_insert(map, key, key_hash, comm, false, &dropped, s);
+	slot_inc(elt ? &s->hits : &s->drops);
+	return elt;
+}
+
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 					   unsigned int slot, const void *key,
 					   const char *comm)
 {
 	struct tracing_map_slot *s = &map->slots[slot];
 	uint32_t key_hash = tm_hash(key, map->key_size);
-	struct tracing_map_elt *elt;
-	bool dropped = false;
+	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
+	struct tracing_map_entry *entry = &map->map[idx];
+	uint32_t val;
 
 	/*
 	 * The sums of the key's entry sit at its bucket's index: fetch their
@@ -432,11 +447,57 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 	 * more drops than hits (a full map and new keys): wasted traffic.
 	 */
 	if (s->drops <= s->hits)
-		__builtin_prefetch(&s->sums[(size_t)(key_hash >>
-					(32 - (map->map_bits + 1))) * map->n_vals], 1);
-	elt = tm_insert(map, key, key_hash, comm, false, &dropped, s);
-	slot_inc(elt ? &s->hits : &s->drops);
-	return elt;
+		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
+	/*
+	 * The common case: a one-word key that is there.  Probe as
+	 * tm_insert() does; anything else (an empty bucket: a new key or a
+	 * drop; an entry being published) is the slow path's.  Half the
+	 * buckets at most are used, so the probe meets an empty one.
+	 */
+	if (map->key_size <= 8) {
+		uint64_t key_word = first_word(key, map->key_size);
+
+		for (;;) {
+			uint32_t test_key = __atomic_load_n(&entry->key,
+							    __ATOMIC_ACQUIRE);
+
+			if (test_key == key_hash) {
+				val = __atomic_load_n(&entry->val,
+						      __ATOMIC_ACQUIRE);
+				if (!val)
+					break;
+				if (entry->key_word == key_word) {
+					struct tracing_map_elt *elt =
+						elt_at(map, val - 1);
+
+					s->last_elt = elt;
+					s->last_bucket = idx;
+					slot_inc(&s->hits);
+					return elt;
+				}
+			} else if (!test_key) {
+				break;
+			}
+			idx = (idx + 1) & (map->map_size - 1);
+			entry = &map->map[idx];
+		}
+	}
+	return insert_slow(map, s, key, key_hash, comm);
+}
+
+void tracing_map_prefetch(struct tracing_map *map, unsigned int slot,
+			  const void *key)
+{
+	struct tracing_map_slot *s = &map->slots[slot];
+	uint32_t key_hash = tm_hash(key, map->key_size);
+	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
+	unsigned int b = present_bit(map, key_hash);
+
+	/* prefetches only: a load here would wait for its miss */
+	__builtin_prefetch(&map->present[b / 64]);
+	__builtin_prefetch(&map->map[idx]);
+	if (s->drops <= s->hits)
+		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
 }
 
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,

@@ -205,6 +205,14 @@ int tracing_map_cmp_none(const void *val_a, const void *val_b);
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 					   unsigned int slot, const void *key,
 					   const char *comm);
+/*
+ * Fetches into the cache what tracing_map_insert(@map, @slot, @key) will
+ * read (the key's home bucket and @slot's sums beside it), changing
+ * nothing; called some events ahead of the insert (see
+ * tf_dispatch_locked_n()), the misses of consecutive events overlap.
+ */
+void tracing_map_prefetch(struct tracing_map *map, unsigned int slot,
+			  const void *key);
 /* Find the entry for key without inserting or counting. */
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 					   const void *key);

@@ -871,13 +871,28 @@ static bool wait_until(struct replay *r, uint64_t due)
 	return go_on;
 }
 
+/* Dispatches @batch[0..*nb) in one read-side section (never one that waits). */
+static void flush_batch(struct tf_tracing *t, struct tf_record *batch,
+			unsigned int *nb)
+{
+	if (!*nb)
+		return;
+	tf_rcu_read_lock();
+	tf_dispatch_locked_n(t, batch, *nb);
+	tf_rcu_read_unlock();
+	*nb = 0;
+}
+
 /* Dispatches the arena; returns the number of records dispatched. */
 static unsigned long replay_dispatch(struct replay *r, struct tf_tracing *t)
 {
 	unsigned loops = r->opts.loops ? r->opts.loops : 1;
 	double speed = r->opts.speed;
 	unsigned long n = 0;
-	unsigned int batch = 0;	/* records under the current read lock */
+	/* records for the next read-side section: the arena holds their
+	 * data for as long as the replay runs */
+	struct tf_record batch[TF_DISPATCH_BATCH];
+	unsigned int nb = 0;
 	uint64_t first = 0, last = 0, span, start = now_ns();
 	int nr_cpus = t->nr_cpus > 0 ? t->nr_cpus : 1;
 
@@ -896,7 +911,8 @@ static unsigned long replay_dispatch(struct replay *r, struct tf_tracing *t)
 
 		for (size_t off = 0; off < r->arena_len;) {
 			const struct rrec *h = (const void *)(r->arena + off);
-			struct tf_record rec = {
+
+			batch[nb++] = (struct tf_record){
 				.event = h->event,
 				.data = (const uint8_t *)(h + 1),
 				.size = h->len,
@@ -904,34 +920,26 @@ static unsigned long replay_dispatch(struct replay *r, struct tf_tracing *t)
 				.cpu = h->cpu % nr_cpus,
 				.comm = h->comm,
 			};
-
 			off += sizeof(*h) + ((h->len + 7u) & ~7u);
 			if (speed > 0) {
-				/* never wait inside a read-side section */
-				if (batch) {
-					tf_rcu_read_unlock();
-					batch = 0;
-				}
+				/* paced: each record alone, when it is due */
 				if (!wait_until(r, start + (uint64_t)((double)
-						(rec.ts - first) / speed)))
+						(h->ts + shift - first) / speed)))
+					return n;
+				flush_batch(t, batch, &nb);
+				n++;
+				continue;
+			}
+			n++;
+			if (nb == TF_DISPATCH_BATCH) {
+				flush_batch(t, batch, &nb);
+				if (__builtin_expect(__atomic_load_n(
+						&r->stopping, __ATOMIC_RELAXED), 0))
 					return n;
 			}
-			if (!batch++)
-				tf_rcu_read_lock();
-			tf_dispatch_locked(t, &rec);
-			n++;
-			if (batch == TF_DISPATCH_BATCH) {
-				tf_rcu_read_unlock();
-				batch = 0;
-			}
-			if (__builtin_expect(__atomic_load_n(&r->stopping,
-							     __ATOMIC_RELAXED), 0))
-				goto out;
 		}
 	}
-out:
-	if (batch)
-		tf_rcu_read_unlock();
+	flush_batch(t, batch, &nb);
 	return n;
 }
 

@@ -304,19 +304,29 @@ out:
 void tf_trigger_update_cond(struct tf_event_file *file)
 {
 	struct tf_trigger *data;
-	bool cond = false;
+	bool cond = false, prefetch = false;
+	unsigned old;
 
 	cds_list_for_each_entry(data, &file->triggers, list) {
 		if (data->filter || (data->cmd->flags &
-				     (TF_CMD_POST_TRIGGER | TF_CMD_NEEDS_REC))) {
+				     (TF_CMD_POST_TRIGGER | TF_CMD_NEEDS_REC)))
 			cond = true;
-			break;
-		}
+		if (data->prefetch && data->ops->prefetch)
+			prefetch = true;
 	}
 	if (cond)
 		atomic_fetch_or(&file->flags, TF_FILE_TRIGGER_COND);
 	else
 		atomic_fetch_and(&file->flags, ~TF_FILE_TRIGGER_COND);
+	if (prefetch) {
+		old = atomic_fetch_or(&file->flags, TF_FILE_TRIGGER_PREFETCH);
+		if (!(old & TF_FILE_TRIGGER_PREFETCH))
+			atomic_fetch_add(&file->tr->tracing->nr_prefetch, 1);
+	} else {
+		old = atomic_fetch_and(&file->flags, ~TF_FILE_TRIGGER_PREFETCH);
+		if (old & TF_FILE_TRIGGER_PREFETCH)
+			atomic_fetch_sub(&file->tr->tracing->nr_prefetch, 1);
+	}
 }
 
 /* trace_event_trigger_enable_disable(): the first trigger hooks the
@@ -525,6 +535,16 @@ unsigned tf_triggers_call(struct tf_event_file *file,
 		data->ops->func(data, rec);
 	}
 	return tt;
+}
+
+void tf_triggers_prefetch(struct tf_event_file *file,
+			  const struct tf_record *rec)
+{
+	struct tf_trigger *data;
+
+	cds_list_for_each_entry_rcu(data, &file->triggers, list)
+		if (data->prefetch)
+			data->ops->prefetch(data, rec);
 }
 
 void tf_triggers_post_call(struct tf_event_file *file, unsigned tt,

@@ -41,6 +41,14 @@ struct tf_trigger_ops {
 	 */
 	int (*init)(struct tf_trigger *data);
 	void (*free)(struct tf_trigger *data);
+	/*
+	 * Optional, for triggers whose func misses the cache (a large hist
+	 * map): fetches the memory func will touch for @rec, touching
+	 * nothing else.  tf_dispatch_locked_n() calls it some records
+	 * ahead of func so that the misses of consecutive events overlap.
+	 * Only called while the trigger's `prefetch` is set.
+	 */
+	void (*prefetch)(struct tf_trigger *data, const struct tf_record *rec);
 };
 
 struct tf_trigger {
@@ -52,6 +60,7 @@ struct tf_trigger {
 	char *filter_str;
 	long count;			/* -1: unlimited; atomic updates */
 	bool paused;			/* enable_hist/disable_hist; atomic */
+	bool prefetch;			/* call ops->prefetch (set by init) */
 	void *private_data;
 	struct rcu_head rcu;
 };
@@ -109,6 +118,9 @@ enum {
  * TF_FILE_* enum (the lead may move it there).
  */
 #define TF_FILE_TRIGGER_COND	(1u << 16)
+/* Some trigger of the event wants its records prefetched (ops->prefetch);
+ * tf_tracing.nr_prefetch counts the files with this bit. */
+#define TF_FILE_TRIGGER_PREFETCH	(1u << 17)
 
 /*
  * Registers a command (hist registers itself this way).  The built-in
@@ -143,6 +155,10 @@ unsigned tf_triggers_call(struct tf_event_file *file,
 			  const struct tf_record *rec);
 void tf_triggers_post_call(struct tf_event_file *file, unsigned tt,
 			   const struct tf_record *rec);
+/* Calls the prefetch op of @file's triggers that want it, for @rec
+ * (filters, counts and pause not checked: a prefetch changes nothing). */
+void tf_triggers_prefetch(struct tf_event_file *file,
+			  const struct tf_record *rec);
 
 /* Registration helpers for commands (used by hist too). */
 
@@ -191,7 +207,8 @@ void tf_trigger_unregister(struct tf_event_file *file,
 void tf_trigger_unlink(struct tf_event_file *file, struct tf_trigger *data);
 void tf_trigger_release(struct tf_trigger *data);
 
-/* Recomputes TF_FILE_TRIGGER_COND for @file (after a filter change). */
+/* Recomputes TF_FILE_TRIGGER_COND and TF_FILE_TRIGGER_PREFETCH for @file
+ * (after a filter change, an addition or a removal). */
 void tf_trigger_update_cond(struct tf_event_file *file);
 
 /* The common read-back line: "<name>:unlimited|:count=N[ if F]\n". */
