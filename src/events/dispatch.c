@@ -141,11 +141,57 @@ void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec)
 		tf_dispatch_to(tr, rec, false);
 }
 
+/*
+ * Who prefetches for the records of one event, found once per run of
+ * records of that event in a batch: mostly a single trigger, called
+ * directly.  Valid inside the batch's read-side section only.
+ */
+struct lookahead {
+	const struct tf_event *event;
+	struct tf_trigger *one;		/* the only prefetching trigger */
+	bool walk;			/* several: walk the lists */
+};
+
+static void lookahead_find(struct tf_tracing *t, struct lookahead *la,
+			   const struct tf_event *event)
+{
+	struct tf_trace_array *tr;
+	unsigned n = 0;
+
+	la->event = event;
+	la->one = NULL;
+	cds_list_for_each_entry_rcu(tr, &t->instances, list) {
+		struct tf_event_file *file = tf_tr_file(tr, event->index);
+		unsigned flags = atomic_load_explicit(&file->flags,
+						      memory_order_relaxed);
+		struct tf_trigger *first = NULL;
+
+		if ((flags & (TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH)) !=
+		    (TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH))
+			continue;
+		n += tf_triggers_prefetchers(file, &first);
+		if (!la->one)
+			la->one = first;
+	}
+	la->walk = n > 1;
+	if (n != 1)
+		la->one = NULL;
+}
+
 /* Fetches what the triggers will touch for @rec (see dispatch.h). */
-static void prefetch(struct tf_tracing *t, const struct tf_record *rec)
+static inline void prefetch(struct tf_tracing *t, const struct tf_record *rec,
+			    struct lookahead *la)
 {
 	struct tf_trace_array *tr;
 
+	if (rec->event != la->event)
+		lookahead_find(t, la, rec->event);
+	if (la->one) {
+		la->one->ops->prefetch(la->one, rec);
+		return;
+	}
+	if (!la->walk)
+		return;
 	cds_list_for_each_entry_rcu(tr, &t->instances, list) {
 		struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
 		unsigned flags = atomic_load_explicit(&file->flags,
@@ -160,6 +206,7 @@ static void prefetch(struct tf_tracing *t, const struct tf_record *rec)
 void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
 			  unsigned int n)
 {
+	struct lookahead la = { NULL, NULL, false };
 	unsigned int i;
 
 	if (!atomic_load_explicit(&t->nr_prefetch, memory_order_relaxed)) {
@@ -170,13 +217,13 @@ void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
 	for (i = 0; i < n && i < 2 * TF_DISPATCH_AHEAD; i++)
 		__builtin_prefetch(recs[i].data);
 	for (i = 0; i < n && i < TF_DISPATCH_AHEAD; i++)
-		prefetch(t, &recs[i]);
+		prefetch(t, &recs[i], &la);
 	for (i = 0; i < n; i++) {
 		/* the record's own line first, its buckets once it is here */
 		if (i + 2 * TF_DISPATCH_AHEAD < n)
 			__builtin_prefetch(recs[i + 2 * TF_DISPATCH_AHEAD].data);
 		if (i + TF_DISPATCH_AHEAD < n)
-			prefetch(t, &recs[i + TF_DISPATCH_AHEAD]);
+			prefetch(t, &recs[i + TF_DISPATCH_AHEAD], &la);
 		tf_dispatch_locked(t, &recs[i]);
 	}
 }

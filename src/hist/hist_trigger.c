@@ -419,7 +419,7 @@ static void hist_trigger_prefetch(struct tf_trigger *data,
 	struct tracing_map *map = rcu_dereference(hd->map);
 	uint64_t key = hist_value(false, hd->fields[hd->n_vals], rec);
 
-	tracing_map_prefetch(map, hist_slot(map->n_slots), &key);
+	tracing_map_prefetch_word(map, hist_slot(map->n_slots), key);
 }
 
 static void hist_trigger_func(struct tf_trigger *data,

@@ -42,13 +42,8 @@ static inline uint32_t tm_hash(const void *key, unsigned int size)
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ size;
 	unsigned int i = 0;
 
-	if (size == 8) {	/* one numeric key: the common case, unrolled */
-		h = (h ^ load_word(p)) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-		h *= 0x94d049bb133111ebull;
-		h ^= h >> 32;
-		return (uint32_t)h ? (uint32_t)h : 1;
-	}
+	if (size == 8)	/* one numeric key: the common case, unrolled */
+		return tracing_map_hash_word(load_word(p));
 
 	for (; i + 8 <= size; i += 8) {
 		h = (h ^ load_word(p + i)) * 0xbf58476d1ce4e5b9ull;
@@ -93,23 +88,59 @@ static size_t align_up(size_t n, size_t a)
 #define HUGE_PAGE	(2u << 20)
 
 /*
- * Zeroed, cache-line aligned memory; big arrays in transparent huge pages
- * where the system allows them on request: the map is probed at random,
- * and TLB misses cost more than cache misses (under virtualisation most).
+ * Zeroed, cache-line aligned memory.  Arrays of a huge page or more are
+ * mapped fresh, 2 MiB aligned, and advised into transparent huge pages
+ * before their first touch (THP "madvise" mode, Debian's default): the
+ * map is probed at random, and TLB misses cost more than cache misses
+ * (under virtualisation most).  Memory from malloc would mostly be pages
+ * a freed array already faulted in small.  Pages never written (a
+ * slot's sums no thread uses) are never allocated.
  */
+static bool is_big(size_t size)
+{
+	return size >= HUGE_PAGE;
+}
+
 static void *zalloc_aligned(size_t size)
 {
-	size_t align = size >= HUGE_PAGE ? HUGE_PAGE : CACHELINE;
-	void *p;
+	size_t len = align_up(size, HUGE_PAGE);
+	uint8_t *p, *start;
+	void *q;
 
-	if (posix_memalign(&p, align, align_up(size, align)))
+	if (!is_big(size)) {
+		if (posix_memalign(&q, CACHELINE, align_up(size ? size : 1,
+							   CACHELINE)))
+			return NULL;
+		memset(q, 0, size);
+		return q;
+	}
+	p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
 		return NULL;
+	start = (uint8_t *)align_up((size_t)p, HUGE_PAGE);
+	if (start > p)
+		munmap(p, (size_t)(start - p));
+	munmap(start + len, (size_t)(p + HUGE_PAGE - start));
 #ifdef MADV_HUGEPAGE
-	if (align == HUGE_PAGE)
-		madvise(p, align_up(size, align), MADV_HUGEPAGE);
+	madvise(start, len, MADV_HUGEPAGE);
 #endif
-	memset(p, 0, size);
-	return p;
+	return start;
+}
+
+static void zfree_aligned(void *p, size_t size)
+{
+	if (!p)
+		return;
+	if (is_big(size))
+		munmap(p, align_up(size, HUGE_PAGE));
+	else
+		free(p);
+}
+
+static size_t sums_bytes(const struct tracing_map *map)
+{
+	return (size_t)map->map_size * map->n_vals * sizeof(uint64_t);
 }
 
 unsigned int tracing_map_size_to_bits(unsigned long size)
@@ -129,10 +160,10 @@ void tracing_map_destroy(struct tracing_map *map)
 		return;
 	if (map->slots)
 		for (i = 0; i < map->n_slots; i++)
-			free(map->slots[i].sums);
-	free(map->slots);
-	free(map->elt_mem);
-	free(map->map);
+			zfree_aligned(map->slots[i].sums, sums_bytes(map));
+	zfree_aligned(map->slots, map->n_slots * sizeof(*map->slots));
+	zfree_aligned(map->elt_mem, (size_t)map->max_elts * map->elt_stride);
+	zfree_aligned(map->map, (size_t)map->map_size * sizeof(*map->map));
 	free(map->present);
 	free(map);
 }
@@ -198,9 +229,7 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 	if (!map->map || !map->elt_mem || !map->slots || !map->present)
 		goto nomem;
 	for (i = 0; i < n_slots; i++) {
-		/* calloc: pages a slot never writes are never touched */
-		map->slots[i].sums = calloc((size_t)map->map_size * n_vals,
-					    sizeof(uint64_t));
+		map->slots[i].sums = zalloc_aligned(sums_bytes(map));
 		if (!map->slots[i].sums)
 			goto nomem;
 	}
@@ -485,21 +514,6 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 	return insert_slow(map, s, key, key_hash, comm);
 }
 
-void tracing_map_prefetch(struct tracing_map *map, unsigned int slot,
-			  const void *key)
-{
-	struct tracing_map_slot *s = &map->slots[slot];
-	uint32_t key_hash = tm_hash(key, map->key_size);
-	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
-	unsigned int b = present_bit(map, key_hash);
-
-	/* prefetches only: a load here would wait for its miss */
-	__builtin_prefetch(&map->present[b / 64]);
-	__builtin_prefetch(&map->map[idx]);
-	if (s->drops <= s->hits)
-		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
-}
-
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 					   const void *key)
 {
@@ -575,8 +589,10 @@ void tracing_map_clear(struct tracing_map *map)
 	memset(map->map, 0, (size_t)map->map_size * sizeof(*map->map));
 	for (s = 0; s < map->n_slots; s++) {
 		map->slots[s].hits = map->slots[s].drops = 0;
-		memset(map->slots[s].sums, 0,
-		       (size_t)map->map_size * map->n_vals * sizeof(uint64_t));
+		/* a slot never written is all zeros still */
+		if (map->slots[s].used)
+			memset(map->slots[s].sums, 0, sums_bytes(map));
+		map->slots[s].used = false;
 		map->slots[s].last_elt = NULL;
 	}
 	memset(map->present, 0, (map->max_elts / 4 ? map->max_elts / 4 : 1) *

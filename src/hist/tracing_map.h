@@ -205,17 +205,39 @@ int tracing_map_cmp_none(const void *val_a, const void *val_b);
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 					   unsigned int slot, const void *key,
 					   const char *comm);
-/*
- * Fetches into the cache what tracing_map_insert(@map, @slot, @key) will
- * read (the key's home bucket and @slot's sums beside it), changing
- * nothing; called some events ahead of the insert (see
- * tf_dispatch_locked_n()), the misses of consecutive events overlap.
- */
-void tracing_map_prefetch(struct tracing_map *map, unsigned int slot,
-			  const void *key);
 /* Find the entry for key without inserting or counting. */
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 					   const void *key);
+
+/* The hash of a one-word (8-byte) key, as tracing_map_insert() takes it. */
+static inline uint32_t tracing_map_hash_word(uint64_t w)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull ^ 8;
+
+	h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 31;
+	h *= 0x94d049bb133111ebull;
+	h ^= h >> 32;
+	return (uint32_t)h ? (uint32_t)h : 1;	/* 0 marks a free bucket */
+}
+
+/*
+ * Fetches into the cache what tracing_map_insert(@map, @slot, &@key)
+ * will read for a one-word key (its home bucket, and @slot's sums beside
+ * it), changing nothing; issued some events ahead of the insert (see
+ * tf_dispatch_locked_n()), the misses of consecutive events overlap.
+ * Prefetches only: a load here would wait for its own miss.
+ */
+static inline void tracing_map_prefetch_word(struct tracing_map *map,
+					     unsigned int slot, uint64_t key)
+{
+	const struct tracing_map_slot *s = &map->slots[slot];
+	uint32_t idx = tracing_map_hash_word(key) >> (32 - (map->map_bits + 1));
+
+	__builtin_prefetch(&map->map[idx]);
+	if (s->drops <= s->hits)
+		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
+}
 
 /*
  * elt's n_vals sums in slot, for adding to in place (slot's owner only).

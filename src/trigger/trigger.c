@@ -547,6 +547,18 @@ void tf_triggers_prefetch(struct tf_event_file *file,
 			data->ops->prefetch(data, rec);
 }
 
+unsigned tf_triggers_prefetchers(struct tf_event_file *file,
+				 struct tf_trigger **first)
+{
+	struct tf_trigger *data;
+	unsigned n = 0;
+
+	cds_list_for_each_entry_rcu(data, &file->triggers, list)
+		if (data->prefetch && !n++)
+			*first = data;
+	return n;
+}
+
 void tf_triggers_post_call(struct tf_event_file *file, unsigned tt,
 			   const struct tf_record *rec)
 {

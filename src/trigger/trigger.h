@@ -159,6 +159,9 @@ void tf_triggers_post_call(struct tf_event_file *file, unsigned tt,
  * (filters, counts and pause not checked: a prefetch changes nothing). */
 void tf_triggers_prefetch(struct tf_event_file *file,
 			  const struct tf_record *rec);
+/* How many of @file's triggers want prefetching; *@first is the first. */
+unsigned tf_triggers_prefetchers(struct tf_event_file *file,
+				 struct tf_trigger **first);
 
 /* Registration helpers for commands (used by hist too). */
 
