@@ -1,6 +1,7 @@
 /*
  * test_hist_concurrency.c - hist triggers while events stream: two ingest
- * threads feed kmem:kmalloc records through tf_dispatch, a reader renders
+ * threads feed kmem:kmalloc records through tf_dispatch and
+ * tf_dispatch_locked_n (40000 call sites), a reader renders
  * `hist`, `hist_debug` and `trigger` and polls the hit count, and the
  * control thread adds, clears, pauses and removes other hist triggers of
  * the same event in a loop.  What must hold:
@@ -40,26 +41,46 @@ static unsigned int n_loops = 40;	/* control loops while events flow */
 static int stop_reader, stop_ingest;
 static unsigned long sent[2];		/* events each ingest thread sent */
 
+/*
+ * Thread 100 dispatches one record at a time (tf_dispatch, as
+ * trace_marker); thread 200 in arrays of 16 (tf_dispatch_locked_n, as
+ * the replay source), looking ahead while a large simple hist exists.
+ */
+#define BATCH 16
+
 static void *ingest(void *arg)
 {
 	int32_t pid = (int32_t)(intptr_t)arg;
 	uint16_t type = (uint16_t)kf->event->id;
-	uint8_t data[56] = { 0 };
-	struct tf_record rec = { .event = kf->event, .data = data,
-				 .size = 52, .cpu = pid % 2, .comm = "ingest" };
-
-	memcpy(data, &type, 2);
-	memcpy(data + 4, &pid, 4);
+	static __thread uint8_t data[BATCH][56];
+	struct tf_record recs[BATCH];
 	unsigned long i;
+	unsigned int n = pid == 200 ? BATCH : 1;
 
-	for (i = 0; !__atomic_load_n(&stop_ingest, __ATOMIC_ACQUIRE); i++) {
-		uint64_t call_site = 0xffffffff81000000ull + (i % 3000) * 16;
-		uint64_t req = 1 + i % 512;
+	for (unsigned int j = 0; j < BATCH; j++) {
+		memcpy(data[j], &type, 2);
+		memcpy(data[j] + 4, &pid, 4);
+		recs[j] = (struct tf_record){ .event = kf->event,
+			.data = data[j], .size = 52, .cpu = pid % 2,
+			.comm = "ingest" };
+	}
+	for (i = 0; !__atomic_load_n(&stop_ingest, __ATOMIC_ACQUIRE); ) {
+		for (unsigned int j = 0; j < n; j++, i++) {
+			uint64_t call_site = 0xffffffff81000000ull +
+					     (i % 40000) * 16;
+			uint64_t req = 1 + i % 512;
 
-		memcpy(data + 8, &call_site, 8);
-		memcpy(data + 24, &req, 8);
-		rec.ts = i;
-		tf_dispatch(&tracing, &rec);
+			memcpy(data[j] + 8, &call_site, 8);
+			memcpy(data[j] + 24, &req, 8);
+			recs[j].ts = i;
+		}
+		if (n == 1) {
+			tf_dispatch(&tracing, &recs[0]);
+			continue;
+		}
+		tf_rcu_read_lock();
+		tf_dispatch_locked_n(&tracing, recs, n);
+		tf_rcu_read_unlock();
 	}
 	sent[pid == 200] = i;
 	return NULL;
@@ -106,6 +127,8 @@ int main(void)
 		{ "hist:name=shared:keys=common_pid:vals=bytes_req", "" },
 		{ "hist:keys=bytes_req.log2:vals=hitcount.graph:size=128", "" },
 		{ "hist:keys=common_comm,common_cpu", "" },
+		/* a map large enough to be prefetched for */
+		{ "hist:keys=call_site:vals=bytes_req:size=32768", "" },
 	};
 	const char *srcdir = getenv("srcdir") ? getenv("srcdir") : ".";
 	pthread_t th[2], rd;
