@@ -97,17 +97,6 @@ struct bare_bucket {
 	uint64_t sum;
 };
 
-static inline uint32_t bare_hash(uint64_t k)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ 8;
-
-	h = (h ^ k) * 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 31;
-	h *= 0x94d049bb133111ebull;
-	h ^= h >> 32;
-	return (uint32_t)h;
-}
-
 static double run_bare(const uint64_t *ev, unsigned int map_bits)
 {
 	uint64_t mask = (1ull << (map_bits + 1)) - 1;
@@ -119,7 +108,7 @@ static double run_bare(const uint64_t *ev, unsigned int map_bits)
 	t0 = cpu_ns();
 	for (i = 0; i < n_events; i++) {
 		uint64_t k = ev[i];
-		uint64_t idx = bare_hash(k) >> shift;
+		uint64_t idx = tracing_map_hash_word(k) >> shift;
 
 		for (;; idx = (idx + 1) & mask) {
 			struct bare_bucket *x = &b[idx];

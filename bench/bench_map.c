@@ -44,18 +44,6 @@ struct bare {
 	unsigned int shift;
 };
 
-/* the same hash as tracing_map.c's tm_hash for an 8-byte key */
-static inline uint32_t bare_hash(uint64_t k)
-{
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ 8;
-
-	h = (h ^ k) * 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 31;
-	h *= 0x94d049bb133111ebull;
-	h ^= h >> 32;
-	return (uint32_t)h;
-}
-
 static double run_bare(const uint64_t *ev, unsigned int map_bits)
 {
 	struct bare t;
@@ -68,7 +56,7 @@ static double run_bare(const uint64_t *ev, unsigned int map_bits)
 	t0 = cpu_ns();
 	for (i = 0; i < n_events; i++) {
 		uint64_t k = ev[i];
-		uint64_t idx = bare_hash(k) >> t.shift;
+		uint64_t idx = tracing_map_hash_word(k) >> t.shift;
 
 		for (;; idx = (idx + 1) & t.mask) {
 			struct bare_bucket *b = &t.b[idx];
