@@ -1139,6 +1139,54 @@ static void test_lookahead(void)
 	CHECK(wr_trunc(f, "") == 0);
 	CHECK(atomic_load(&tracing.nr_prefetch) == 0);
 	CHECK(!(atomic_load(&f->flags) & TF_FILE_TRIGGER_PREFETCH));
+
+	/* two prefetching triggers, at the top level and in an instance:
+	 * the lookahead walks both lists; both count as one by one */
+	{
+		const char *cmd = "hist:keys=call_site:vals=bytes_req:size=32768";
+		struct tf_trace_array *inst = NULL;
+		struct tf_event_file *g;
+		char *one_f, *one_g, *n_f, *n_g;
+
+		pthread_mutex_lock(&tracing.lock);
+		CHECK(tf_instance_create(&tracing, "la", &inst) == 0);
+		pthread_mutex_unlock(&tracing.lock);
+		g = tf_tr_file(inst, f->event->index);
+		data = la_records(f, 20000, recs);
+		CHECK(wr_trunc(f, cmd) == 0 && wr_trunc(g, cmd) == 0);
+		CHECK(atomic_load(&tracing.nr_prefetch) == 2);
+		tf_rcu_read_lock();
+		for (unsigned i = 0; i < LA_EVENTS; i++)
+			tf_dispatch_locked(&tracing, &recs[i]);
+		tf_rcu_read_unlock();
+		one_f = hist_text(f);
+		one_g = hist_text(g);
+		CHECK(wr_trunc(f, cmd) == 0 && wr_trunc(g, cmd) == 0);
+		for (unsigned i = 0; i < LA_EVENTS; i += TF_DISPATCH_BATCH) {
+			tf_rcu_read_lock();
+			tf_dispatch_locked_n(&tracing, &recs[i],
+					     LA_EVENTS - i < TF_DISPATCH_BATCH ?
+					     LA_EVENTS - i : TF_DISPATCH_BATCH);
+			tf_rcu_read_unlock();
+		}
+		n_f = hist_text(f);
+		n_g = hist_text(g);
+		CHECK(strcmp(one_f, n_f) == 0);
+		CHECK(strcmp(one_g, n_g) == 0);
+		CHECK(strstr(n_g, "Hits: 200000\n") != NULL);
+		/* removing the instance takes its trigger off the count */
+		pthread_mutex_lock(&tracing.lock);
+		CHECK(tf_instance_remove(&tracing, "la") == 0);
+		pthread_mutex_unlock(&tracing.lock);
+		CHECK(atomic_load(&tracing.nr_prefetch) == 1);
+		CHECK(wr_trunc(f, "") == 0);
+		CHECK(atomic_load(&tracing.nr_prefetch) == 0);
+		free(one_f);
+		free(one_g);
+		free(n_f);
+		free(n_g);
+		free(data);
+	}
 	free(recs);
 }
 
