@@ -44,6 +44,15 @@ w() { printf '%s' "$2" > /tmp/tf-hist-in.$$; dd if=/tmp/tf-hist-in.$$ bs=4M 2>/d
 	[ "$output" = "$expected" ]
 }
 
+@test "instances.sh: a named hist shared across instances, their error_logs and rmdir match the kernel" {
+	cd "$MNT"
+	rmdir instances/i1 instances/i2 2>/dev/null || true
+	run bash "$GOLDEN/instances.sh"
+	rmdir instances/i1 instances/i2 2>/dev/null || true
+	expected=$(grep -v '^rc=' "$GOLDEN/instances.out")
+	[ "$output" = "$expected" ]
+}
+
 @test "writing hist:keys=common_type makes hist show one entry per trace_marker write" {
 	cd "$MNT"
 	w events/ftrace/print/trigger 'hist:keys=common_type:vals=hitcount.percent,hitcount.graph:sort=common_type'
