@@ -41,9 +41,10 @@ setup_file() {
 	export SECTIONS SIGMATCH_LINES=$BATS_FILE_TMPDIR/sig.inject
 	SIDE=host bash "$DIFF/drive.sh" "$HOST_INST" "$BATS_FILE_TMPDIR/host.out"
 	rmdir "$HOST_INST"
-	# tracefuse with the host's formats; no live source, so the only
-	# records are the test's own trace_marker writes
-	tf_mount --source none --cpus 1
+	# tracefuse with the host's formats and CPUs (CPUS{} lists are
+	# checked against the CPUs a tree presents); no live source, so the
+	# only records are the test's own trace_marker writes
+	tf_mount --source none
 	mkdir "$TF_MNT/instances/tfdiff"
 	SIDE=tf TF_INJECT="$TF_INJECT_BIN $TF_MNT" \
 		bash "$DIFF/drive.sh" "$TF_MNT/instances/tfdiff" "$BATS_FILE_TMPDIR/tf.out"

@@ -341,6 +341,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tracefuse: out of memory\n");
 		return 1;
 	}
+	/* CPUS{} in filters names the CPUs the tree presents, as the
+	 * kernel's name its nr_cpu_ids (default: the host's, configured) */
+	if (opt.cpus)
+		tf_filter_set_nr_cpus((unsigned)opt.cpus);
 	tf_trace_marker_init(reg);
 	tf_trigger_init(reg);
 	tf_hist_init();		/* the "hist" trigger command */
