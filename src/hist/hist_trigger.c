@@ -226,8 +226,8 @@ static void hist_put(struct hist_data *hd)
 
 /*
  * From this many entries a map's buckets and sums outgrow the caches of
- * the machines tracefuse is measured on (docs/performance.md "Looking
- * ahead"): below it a prefetch only costs instructions.
+ * the machines tracefuse is measured on (docs/performance.md "Hist end
+ * to end", 2026-12-03): below it a prefetch only costs instructions.
  */
 #define HIST_PREFETCH_MIN_ELTS	(1u << 14)
 
