@@ -60,6 +60,13 @@ w() { printf '%s' "$2" > /tmp/tf-hist-in.$$; dd if=/tmp/tf-hist-in.$$ bs=4M 2>/d
 	[ "$output" = "$expected" ]
 }
 
+@test "error-log.sh: error_log keeps the kernel's last 8 hist errors and its long-command form" {
+	cd "$MNT"
+	run bash "$GOLDEN/error-log.sh"
+	expected=$(grep -v '^rc=' "$GOLDEN/error-log.out")
+	[ "$output" = "$expected" ]
+}
+
 @test "writing hist:keys=common_type makes hist show one entry per trace_marker write" {
 	cd "$MNT"
 	w events/ftrace/print/trigger 'hist:keys=common_type:vals=hitcount.percent,hitcount.graph:sort=common_type'
