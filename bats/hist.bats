@@ -74,6 +74,14 @@ w() { printf '%s' "$2" > /tmp/tf-hist-in.$$; dd if=/tmp/tf-hist-in.$$ bs=4M 2>/d
 	[ "$output" = "$expected" ]
 }
 
+@test "mixed.sh: hist among traceoff, stacktrace and snapshot triggers: order, effects and removal as the kernel" {
+	cd "$MNT"
+	run bash "$GOLDEN/mixed.sh"
+	echo 1 > tracing_on
+	expected=$(grep -v '^rc=' "$GOLDEN/mixed.out")
+	[ "$output" = "$expected" ]
+}
+
 @test "writing hist:keys=common_type makes hist show one entry per trace_marker write" {
 	cd "$MNT"
 	w events/ftrace/print/trigger 'hist:keys=common_type:vals=hitcount.percent,hitcount.graph:sort=common_type'
