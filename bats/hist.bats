@@ -87,6 +87,13 @@ w() { printf '%s' "$2" > /tmp/tf-hist-in.$$; dd if=/tmp/tf-hist-in.$$ bs=4M 2>/d
 	[ "$output" = "$expected" ]
 }
 
+@test "percent.sh: .percent and .graph over several entries, execname keys and nohitcount as the kernel (pids masked)" {
+	cd "$MNT"
+	run bash "$GOLDEN/percent.sh"
+	expected=$(grep -v '^rc=' "$GOLDEN/percent.out")
+	[ "$output" = "$expected" ]
+}
+
 @test "writing hist:keys=common_type makes hist show one entry per trace_marker write" {
 	cd "$MNT"
 	w events/ftrace/print/trigger 'hist:keys=common_type:vals=hitcount.percent,hitcount.graph:sort=common_type'
