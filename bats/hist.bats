@@ -94,6 +94,13 @@ w() { printf '%s' "$2" > /tmp/tf-hist-in.$$; dd if=/tmp/tf-hist-in.$$ bs=4M 2>/d
 	[ "$output" = "$expected" ]
 }
 
+@test "matching.sh: which hist a pause, cont, clear or ! names, and duplicates, as the kernel" {
+	cd "$MNT"
+	run bash "$GOLDEN/matching.sh"
+	expected=$(grep -v '^rc=' "$GOLDEN/matching.out")
+	[ "$output" = "$expected" ]
+}
+
 @test "writing hist:keys=common_type makes hist show one entry per trace_marker write" {
 	cd "$MNT"
 	w events/ftrace/print/trigger 'hist:keys=common_type:vals=hitcount.percent,hitcount.graph:sort=common_type'
