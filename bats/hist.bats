@@ -101,6 +101,16 @@ w() { printf '%s' "$2" > /tmp/tf-hist-in.$$; dd if=/tmp/tf-hist-in.$$ bs=4M 2>/d
 	[ "$output" = "$expected" ]
 }
 
+@test "timestamps.sh: common_timestamp and clock= change trace_clock and timestamp_mode as the kernel" {
+	cd "$MNT"
+	rmdir instances/ts 2>/dev/null || true
+	echo local > trace_clock	# earlier tests' timestamps made it global
+	run bash "$GOLDEN/timestamps.sh"
+	echo local > trace_clock
+	expected=$(grep -v '^rc=' "$GOLDEN/timestamps.out")
+	[ "$output" = "$expected" ]
+}
+
 @test "writing hist:keys=common_type makes hist show one entry per trace_marker write" {
 	cd "$MNT"
 	w events/ftrace/print/trigger 'hist:keys=common_type:vals=hitcount.percent,hitcount.graph:sort=common_type'
