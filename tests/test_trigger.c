@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -713,6 +714,10 @@ static void test_concurrent(void)
 	wake = efile(tr, "sched", "sched_wakeup");
 	for (int i = 0; i < 2; i++)
 		pthread_create(&th[i], NULL, ingest, hang);
+	/* let the ingest threads start before the triggers churn: on a
+	 * busy machine the loop below could end before they ran at all */
+	while (atomic_load(&fired) < 100)
+		sched_yield();
 	for (int i = 0; i < 200; i++) {
 		CHECK_INT(wr(hang, "stacktrace:5 if pid == 1"), 0);
 		CHECK_INT(wr(hang, "enable_event:sched:sched_wakeup:3"), 0);
