@@ -30,84 +30,73 @@ setup() {
 # One write(2) of "$2" to file $1 (bash's echo splits at newlines).
 w() { printf '%s' "$2" > /tmp/tf-hist-in.$$; dd if=/tmp/tf-hist-in.$$ bs=4M 2>/dev/null >> "$1"; }
 
-@test "errors.sh: errno and error_log of each bad hist command match the kernel" {
+# golden NAME: runs tests/hist-golden/NAME.sh in the mount; its output
+# must equal the kernel's NAME.out exactly (the oracle's rc= line aside).
+golden() {
 	cd "$MNT"
-	run bash "$GOLDEN/errors.sh"
-	expected=$(grep -v '^rc=' "$GOLDEN/errors.out")
+	run bash "$GOLDEN/$1.sh"
+	expected=$(grep -v '^rc=' "$GOLDEN/$1.out")
+}
+
+@test "errors.sh: errno and error_log of each bad hist command match the kernel" {
+	golden errors
 	[ "$output" = "$expected" ]
 }
 
 @test "edge.sh: repeated, empty and limit attributes, special fields and widths match the kernel" {
-	cd "$MNT"
-	run bash "$GOLDEN/edge.sh"
-	expected=$(grep -v '^rc=' "$GOLDEN/edge.out")
+	golden edge
 	[ "$output" = "$expected" ]
 }
 
 @test "instances.sh: a named hist shared across instances, their error_logs and rmdir match the kernel" {
-	cd "$MNT"
+	rmdir "$MNT"/instances/i1 "$MNT"/instances/i2 2>/dev/null || true
+	golden instances
 	rmdir instances/i1 instances/i2 2>/dev/null || true
-	run bash "$GOLDEN/instances.sh"
-	rmdir instances/i1 instances/i2 2>/dev/null || true
-	expected=$(grep -v '^rc=' "$GOLDEN/instances.out")
 	[ "$output" = "$expected" ]
 }
 
 @test "filters.sh: hist triggers with if filters count the same records and log the same errors as the kernel" {
-	cd "$MNT"
-	run bash "$GOLDEN/filters.sh"
-	expected=$(grep -v '^rc=' "$GOLDEN/filters.out")
+	golden filters
 	[ "$output" = "$expected" ]
 }
 
 @test "error-log.sh: error_log keeps the kernel's last 8 hist errors and its long-command form" {
-	cd "$MNT"
-	run bash "$GOLDEN/error-log.sh"
-	expected=$(grep -v '^rc=' "$GOLDEN/error-log.out")
+	golden error-log
 	[ "$output" = "$expected" ]
 }
 
 @test "drops.sh: a full map counts Hits, Entries and Dropped as the kernel" {
-	cd "$MNT"
-	run bash "$GOLDEN/drops.sh"
-	expected=$(grep -v '^rc=' "$GOLDEN/drops.out")
+	golden drops
 	[ "$output" = "$expected" ]
 }
 
 @test "mixed.sh: hist among traceoff, stacktrace and snapshot triggers: order, effects and removal as the kernel" {
-	cd "$MNT"
-	run bash "$GOLDEN/mixed.sh"
+	golden mixed
 	# as on the kernel, a '>' open of trigger removes every trigger but
 	# the stacktrace one (no unreg_all): remove it for the next tests
 	w events/ftrace/print/trigger '!stacktrace'
 	echo 1 > tracing_on
 	[ "$(cat events/ftrace/print/trigger)" = "# Available triggers:
 # traceon traceoff snapshot stacktrace enable_event disable_event enable_hist disable_hist hist" ]
-	expected=$(grep -v '^rc=' "$GOLDEN/mixed.out")
 	[ "$output" = "$expected" ]
 }
 
 @test "percent.sh: .percent and .graph over several entries, execname keys and nohitcount as the kernel (pids masked)" {
-	cd "$MNT"
-	run bash "$GOLDEN/percent.sh"
-	expected=$(grep -v '^rc=' "$GOLDEN/percent.out")
+	golden percent
 	[ "$output" = "$expected" ]
 }
 
 @test "matching.sh: which hist a pause, cont, clear or ! names, and duplicates, as the kernel" {
-	cd "$MNT"
-	run bash "$GOLDEN/matching.sh"
-	expected=$(grep -v '^rc=' "$GOLDEN/matching.out")
+	golden matching
 	[ "$output" = "$expected" ]
 }
 
 @test "timestamps.sh: common_timestamp and clock= change trace_clock and timestamp_mode as the kernel" {
-	cd "$MNT"
-	rmdir instances/ts 2>/dev/null || true
-	echo local > trace_clock	# earlier tests' timestamps made it global
-	run bash "$GOLDEN/timestamps.sh"
+	rmdir "$MNT"/instances/ts 2>/dev/null || true
+	# earlier tests' timestamps made the clock global
+	echo local > "$MNT"/trace_clock
+	golden timestamps
 	echo local > trace_clock
-	expected=$(grep -v '^rc=' "$GOLDEN/timestamps.out")
 	[ "$output" = "$expected" ]
 }
 

@@ -141,6 +141,15 @@ void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec)
 		tf_dispatch_to(tr, rec, false);
 }
 
+/* @file is hooked and some trigger of it wants records prefetched. */
+static inline bool prefetching(struct tf_event_file *file)
+{
+	const unsigned want = TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH;
+
+	return (atomic_load_explicit(&file->flags, memory_order_relaxed) &
+		want) == want;
+}
+
 /*
  * Who prefetches for the records of one event, found once per run of
  * records of that event in a batch: mostly a single trigger, called
@@ -162,12 +171,9 @@ static void lookahead_find(struct tf_tracing *t, struct lookahead *la,
 	la->one = NULL;
 	cds_list_for_each_entry_rcu(tr, &t->instances, list) {
 		struct tf_event_file *file = tf_tr_file(tr, event->index);
-		unsigned flags = atomic_load_explicit(&file->flags,
-						      memory_order_relaxed);
 		struct tf_trigger *first = NULL;
 
-		if ((flags & (TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH)) !=
-		    (TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH))
+		if (!prefetching(file))
 			continue;
 		n += tf_triggers_prefetchers(file, &first);
 		if (!la->one)
@@ -194,11 +200,8 @@ static inline void prefetch(struct tf_tracing *t, const struct tf_record *rec,
 		return;
 	cds_list_for_each_entry_rcu(tr, &t->instances, list) {
 		struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
-		unsigned flags = atomic_load_explicit(&file->flags,
-						      memory_order_relaxed);
 
-		if ((flags & (TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH)) ==
-		    (TF_FILE_ENABLED | TF_FILE_TRIGGER_PREFETCH))
+		if (prefetching(file))
 			tf_triggers_prefetch(file, rec);
 	}
 }
