@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * synth.h - synthetic events: events defined at run time through
+ * `synthetic_events` (and `s:` lines of `dynamic_events`), which hist
+ * triggers' actions generate (onmatch().trace(), onmax().trace() ...),
+ * the kernel's kernel/trace/trace_events_synth.c.
+ *
+ * A synthetic event is a registry event of system "synthetic" like any
+ * other (format, id, enable, filter, trigger, hist), built from its
+ * definition instead of parsed from a format file, printed in `trace` by
+ * its own function as the kernel's print_synth_event, and removed again
+ * when the user says so and nothing uses it.
+ *
+ * Its record is the kernel's synth_trace_event: the common header, then
+ * one u64 slot per field (a static string takes STR_VAR_LEN_MAX bytes),
+ * then the data of dynamic strings and stacks, which their slots locate
+ * (__data_loc: length << 16 | offset).
+ *
+ * Control functions run under tracing->lock.  tf_synth_trace() is the
+ * event path: under the RCU read lock, no allocation, no lock.
+ */
+#ifndef TF_SYNTH_SYNTH_H
+#define TF_SYNTH_SYNTH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events/trace_array.h"
+#include "util/strbuf.h"
+
+#define TF_SYNTH_SYSTEM		"synthetic"
+#define TF_SYNTH_FIELDS_MAX	64	/* SYNTH_FIELDS_MAX */
+#define TF_STR_VAR_LEN_MAX	256	/* STR_VAR_LEN_MAX */
+
+/* One field, as the kernel's struct synth_field. */
+struct tf_synth_field {
+	char *type;		/* "u64", "char[16]", "__data_loc char[]",
+				 * "__data_loc unsigned long[]", ... */
+	char *name;
+	unsigned size;		/* 1, 2, 4, 8; N of char[N]; 8 if dynamic */
+	unsigned offset;	/* in u64 slots from the first field */
+	unsigned field_pos;	/* its index */
+	bool is_signed;
+	bool is_string;
+	bool is_dynamic;	/* char[] or a stack */
+	bool is_stack;		/* long[] / unsigned long[] */
+};
+
+struct tf_synth_event {
+	char *name;
+	struct tf_synth_field *fields;	/* n_fields */
+	unsigned n_fields;
+	unsigned n_u64;			/* slots the fields take */
+	/*
+	 * Users that make it busy (the kernel's synth_event.ref): each hist
+	 * action that traces it, each hist trigger on its own event file.
+	 * Removal fails with EBUSY while it is not 0.  tracing->lock.
+	 */
+	int ref;
+	struct tf_event *event;		/* its registry event */
+};
+
+/*
+ * The kernel's find_synth_event(): the synthetic event named @name, or
+ * NULL.  Under tracing->lock (or the RCU read lock: the result stays
+ * valid until the section ends).
+ */
+struct tf_synth_event *tf_synth_find(struct tf_tracing *t, const char *name);
+
+/* The synthetic event behind registry event @ev, or NULL if @ev is not
+ * one (find_synth_event_call()). */
+struct tf_synth_event *tf_synth_of_event(const struct tf_event *ev);
+
+/*
+ * The event path of the trace() action (trace_synth()): generates one
+ * record of @se whose field i takes vals[idx[i]] (numbers are stored in
+ * the field's size; a string field's value is a pointer to a NUL-ended
+ * string; a stack field's value points to a u64 count followed by that
+ * many frame addresses), and dispatches it through tf_dispatch_locked()
+ * like every other record, so that its filters, triggers and hists run
+ * and enabled trace arrays record it.  The common header (pid, flags,
+ * preempt count), the timestamp, CPU and comm are those of @cause, the
+ * record whose trigger fired, as the kernel's are the current task's.
+ * Nested generation (an action on a synthetic event tracing another)
+ * stops at a fixed depth, as the kernel's recursion protection does.
+ * Caller holds the RCU read lock; allocates nothing.
+ */
+void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
+		    const uint64_t *vals, const unsigned *idx,
+		    const struct tf_record *cause);
+
+#endif
