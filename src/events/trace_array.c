@@ -70,6 +70,7 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 		file_init(tr, tf_registry_event(reg, i));
 	}
 	tf_error_log_init(&tr->error_log);
+	CDS_INIT_LIST_HEAD(&tr->hist_vars);
 	atomic_store(&tr->tracing_on, 1);
 	tr->buffer_size_kb = TF_DEFAULT_BUFFER_KB;
 	tr->buffer_percent = 50;
@@ -257,7 +258,9 @@ int tf_instance_remove(struct tf_tracing *t, const char *name)
 
 	if (!tr)
 		return -ENOENT;
-	if (atomic_load(&tr->open_refs) > 0)
+	/* open files and histograms with variables hold the kernel's
+	 * tr->ref (trace_array_get) */
+	if (atomic_load(&tr->open_refs) > 0 || !cds_list_empty(&tr->hist_vars))
 		return -EBUSY;
 	cds_list_del_rcu(&tr->list);
 	tf_rcu_synchronize();

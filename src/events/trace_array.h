@@ -22,6 +22,7 @@
 
 struct tf_ring_buffer;
 struct tf_filter;
+struct tf_cond_snapshot;
 
 /* Numbers kept for files of features tracefuse has idle. */
 enum tf_knob {
@@ -108,6 +109,17 @@ struct tf_trace_array {
 	atomic_uint trace_flags;	/* TF_TRACE_* */
 	struct tf_ring_buffer *buffer;
 	struct tf_ring_buffer *snapshot;
+	/*
+	 * Histograms of this trace array that define or reference
+	 * variables (the kernel's tr->hist_vars; owned by src/hist): while
+	 * any exist the instance cannot be removed.
+	 */
+	struct cds_list_head hist_vars;
+	/*
+	 * The conditional snapshot an onmax()/onchange() snapshot() action
+	 * takes (tracing_snapshot_cond_enable; owned by src/trigger), RCU.
+	 */
+	struct tf_cond_snapshot *cond_snapshot;
 	char **system_filter_text;	/* per system: after the banner */
 	unsigned nr_system_filter_text;	/* its length (systems grow) */
 	struct cds_list_head list;	/* in tf_tracing.instances */

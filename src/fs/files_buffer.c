@@ -254,6 +254,10 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 		return -EINVAL;
 	tf_buffer_expand(tr);
 	pthread_mutex_lock(&o->node.t->lock);
+	if (tr->cond_snapshot) {	/* an onmax()/onchange() snapshot() */
+		pthread_mutex_unlock(&o->node.t->lock);
+		return -EBUSY;
+	}
 	switch (v) {
 	case 0:
 		if (cpu >= 0) {

@@ -1,10 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
- * hist_field.c - one key or value of a histogram, from its text: a field
- * of the event with its modifier (the kernel's parse_field), a pseudo
- * field (hitcount, common_timestamp, common_cpu, common_stacktrace,
- * common_comm), a constant, or an expression of those (parse_expr,
+ * hist_field.c - one key, value or variable of a histogram, from its
+ * text: a field of the event with its modifier (the kernel's
+ * parse_field), a pseudo field (hitcount, common_timestamp, common_cpu,
+ * common_stacktrace, common_comm), a constant, a reference to a variable
+ * ($var, sys.event.$var), or an expression of those (parse_expr,
  * parse_unary, parse_atom), each a hist_field as create_hist_field makes
- * it.  The checks and their order are the kernel's, for its errors.
+ * it; and hist_fn_call, which computes a field's value.  The checks and
+ * their order are the kernel's, for its errors.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -29,20 +32,66 @@ int hist_kstrtoull(const char *s, unsigned long long *res)
 
 /* ---- hist fields --------------------------------------------------------- */
 
-void destroy_hist_field(struct hist_field *f)
+static void free_field_strings(struct hist_field *f)
 {
-	if (!f)
-		return;
-	destroy_hist_field(f->operands[0]);
-	destroy_hist_field(f->operands[1]);
+	free(f->var.name);
 	free(f->name);
 	free(f->type);
+	free(f->system);
+	free(f->event_name);
+	free(f->full_name);
 	free(f);
 }
 
+/* The kernel's destroy_hist_field(): references are freed with their
+ * histogram's var_refs[], not by the expressions that use them. */
+void destroy_hist_field(struct hist_field *f)
+{
+	if (!f || (f->flags & HIST_FIELD_FL_VAR_REF))
+		return;
+	destroy_hist_field(f->operands[0]);
+	destroy_hist_field(f->operands[1]);
+	free_field_strings(f);
+}
+
+/* A reference itself (__destroy_hist_field). */
+void destroy_var_ref(struct hist_field *f)
+{
+	if (f)
+		free_field_strings(f);
+}
+
+/*
+ * The kernel's hist_field_name(): what a field is called in the hist
+ * file, its sort keys and expressions.  Plain fields keep that name in
+ * ->name (the generic "cpu" or "comm" included); a constant has none.
+ */
+static const char *name_at(const struct hist_field *f, unsigned int level)
+{
+	unsigned long fl = f->flags;
+
+	if (level > 1)
+		return "";
+	if (f->field)
+		return f->field->name;
+	if (fl & (HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_ALIAS | HIST_FIELD_FL_BUCKET))
+		return f->operands[0] ? name_at(f->operands[0], level + 1) : "";
+	if (fl & (HIST_FIELD_FL_EXPR | HIST_FIELD_FL_VAR_REF)) {
+		if (f->full_name)
+			return f->full_name;
+		return f->name ? f->name : "";
+	}
+	if (fl & (HIST_FIELD_FL_CPU | HIST_FIELD_FL_TIMESTAMP |
+		  HIST_FIELD_FL_STACKTRACE | HIST_FIELD_FL_HITCOUNT |
+		  HIST_FIELD_FL_COMM))
+		return f->name ? f->name : "";
+	return "";
+}
+
+/* The kernel's hist_field_name(field, 0). */
 const char *hist_field_name(const struct hist_field *f)
 {
-	return f->name ? f->name : "";
+	return name_at(f, 0);
 }
 
 const char *hist_field_flags_str(const struct hist_field *f)
@@ -80,22 +129,43 @@ static bool is_string_field(const struct tf_field *f)
 	       f->kind == TF_FIELD_STR_REL;
 }
 
+/* A synthetic event's long[] field (the kernel's FILTER_STACKTRACE). */
+bool hist_is_stack_field(const struct tf_field *f)
+{
+	return f && f->kind == TF_FIELD_DYN_ARRAY && strstr(f->type, "long[]");
+}
+
+static int set_strdup(char **dst, const char *src)
+{
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : -ENOMEM;
+}
+
 /*
  * The kernel's create_hist_field().  @name is the name the field shows
- * (NULL: derived).  Returns NULL on -ENOMEM or, as the kernel, for an
- * event field whose size has no reader (arrays): the caller says -ENOMEM.
+ * (NULL: derived); @var_name makes it a variable's.  Returns NULL on
+ * -ENOMEM or, as the kernel, for an event field whose size has no
+ * reader (arrays): the caller says -ENOMEM.
  */
-struct hist_field *create_hist_field(const struct tf_field *field,
-					    unsigned long flags,
-					    const char *name)
+struct hist_field *create_hist_field(struct hist_data *hd,
+				     const struct tf_field *field,
+				     unsigned long flags, const char *name,
+				     const char *var_name)
 {
 	struct hist_field *f = calloc(1, sizeof(*f));
 	const char *type = NULL;
 
 	if (!f)
 		return NULL;
-	if (flags & (HIST_FIELD_FL_EXPR | HIST_FIELD_FL_CONST)) {
-		f->fn = flags & HIST_FIELD_FL_CONST ? HIST_FN_CONST : HIST_FN_NOP;
+	f->hist_data = hd;
+	if (flags & (HIST_FIELD_FL_EXPR | HIST_FIELD_FL_ALIAS)) {
+		/* the caller fills it in */
+	} else if (flags & HIST_FIELD_FL_VAR_REF) {
+		f->fn = HIST_FN_VAR_REF;
+	} else if (flags & HIST_FIELD_FL_CONST) {
+		f->fn = HIST_FN_CONST;
 		f->size = 8;
 		type = "u64";
 	} else if (flags & HIST_FIELD_FL_HITCOUNT) {
@@ -104,16 +174,16 @@ struct hist_field *create_hist_field(const struct tf_field *field,
 		type = "u64";
 		name = "hitcount";
 	} else if (flags & HIST_FIELD_FL_STACKTRACE) {
-		f->fn = HIST_FN_STACK;
+		f->fn = field ? HIST_FN_STACK : HIST_FN_NOP;
 		f->size = HIST_STACKTRACE_SIZE;
 		type = "unsigned long[]";
 		if (!name)
-			name = "common_stacktrace";
+			name = field ? field->name : "common_stacktrace";
 	} else if (flags & (HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET)) {
 		unsigned long fl = flags & ~(HIST_FIELD_FL_LOG2 | HIST_FIELD_FL_BUCKET);
 
 		f->fn = flags & HIST_FIELD_FL_LOG2 ? HIST_FN_LOG2 : HIST_FN_BUCKET;
-		f->operands[0] = create_hist_field(field, fl, name);
+		f->operands[0] = create_hist_field(hd, field, fl, name, NULL);
 		if (!f->operands[0])
 			goto fail;
 		f->size = f->operands[0]->size;
@@ -149,8 +219,15 @@ struct hist_field *create_hist_field(const struct tf_field *field,
 		 * file shows the number: comm arrays are declared
 		 * char[TASK_COMM_LEN] (hist_debug prints that).
 		 */
-		if (!strcmp(type, "char[16]") && strstr(field->name, "comm"))
+		if (!strcmp(type, "char[16]") && strstr(field->name, "comm") &&
+		    !(hd && hd->file &&
+		      !strcmp(hd->file->event->system, "synthetic")))
 			type = "char[TASK_COMM_LEN]";
+	} else if (hist_is_stack_field(field)) {
+		flags |= HIST_FIELD_FL_STACKTRACE;
+		f->fn = HIST_FN_STACK;
+		f->size = MAX_FILTER_STR_VAL;
+		type = field->type;
 	} else if (field) {
 		if (field->size != 1 && field->size != 2 && field->size != 4 &&
 		    field->size != 8)
@@ -164,15 +241,175 @@ struct hist_field *create_hist_field(const struct tf_field *field,
 		name = field->name;
 	f->field = field;
 	f->flags = flags;
-	f->name = strdup(name ? name : "");
-	f->type = strdup(type ? type : "");
-	if (!f->name || !f->type)
+	if (set_strdup(&f->name, name) || set_strdup(&f->type, type) ||
+	    set_strdup(&f->var.name, var_name))
 		goto fail;
 	return f;
 fail:
 	destroy_hist_field(f);
 	return NULL;
 }
+
+/* ---- variable references -------------------------------------------------- */
+
+/* The kernel's init_var_ref(): @ref takes @var's place and shape. */
+static int init_var_ref(struct hist_field *ref, const struct hist_field *var,
+			const char *system, const char *event_name)
+{
+	const char *name = var->var.name ? var->var.name : var->name;
+
+	ref->var.idx = var->var.idx;
+	ref->var.hist_data = var->hist_data;
+	ref->size = var->size;
+	ref->is_signed = var->is_signed;
+	ref->flags |= var->flags & (HIST_FIELD_FL_TIMESTAMP |
+				    HIST_FIELD_FL_TIMESTAMP_USECS |
+				    HIST_FIELD_FL_STACKTRACE);
+	if (set_strdup(&ref->system, system) ||
+	    set_strdup(&ref->event_name, event_name) ||
+	    set_strdup(&ref->name, name) || set_strdup(&ref->type, var->type))
+		return -ENOMEM;
+	if (system) {
+		size_t n = strlen(system) + strlen(event_name ? event_name : "") +
+			   strlen(name ? name : "") + 4;
+
+		ref->full_name = malloc(n);
+		if (!ref->full_name)
+			return -ENOMEM;
+		snprintf(ref->full_name, n,
+			 (ref->flags & HIST_FIELD_FL_VAR_REF) ? "%s.%s.$%s"
+							       : "%s.%s.%s",
+			 system, event_name ? event_name : "",
+			 name ? name : "");
+	}
+	return 0;
+}
+
+int find_var_ref_idx(struct hist_data *hd, const struct hist_field *var)
+{
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		const struct hist_field *ref = hd->var_refs[i];
+
+		if (ref->var.idx == var->var.idx &&
+		    ref->var.hist_data == var->hist_data)
+			return (int)i;
+	}
+	return -ENOENT;
+}
+
+/*
+ * The kernel's create_var_ref(): a reference from @hd to variable @var,
+ * added to hd->var_refs[] (one per variable: a second use shares it).
+ * NULL when there is no room or no memory.
+ */
+struct hist_field *create_var_ref(struct hist_data *hd,
+				  const struct hist_field *var,
+				  const char *system, const char *event_name)
+{
+	struct hist_field *ref;
+	int i = find_var_ref_idx(hd, var);
+
+	if (i >= 0)
+		return hd->var_refs[i];
+	if (hd->n_var_refs >= TRACING_MAP_VARS_MAX)
+		return NULL;
+	ref = create_hist_field(var->hist_data, NULL, HIST_FIELD_FL_VAR_REF,
+				NULL, NULL);
+	if (!ref)
+		return NULL;
+	if (init_var_ref(ref, var, system, event_name)) {
+		destroy_var_ref(ref);
+		return NULL;
+	}
+	hd->var_refs[hd->n_var_refs] = ref;
+	ref->var_ref_idx = hd->n_var_refs++;
+	return ref;
+}
+
+bool is_var_ref(const char *s)
+{
+	return s && strlen(s) >= 2 && s[0] == '$';
+}
+
+/* A variable of this command that is a plain field: its field name. */
+static const char *field_name_from_var(struct hist_data *hd,
+				       const char *var_name)
+{
+	struct hist_attrs *a = hd->attrs;
+
+	for (unsigned int i = 0; i < a->n_vars; i++) {
+		if (strcmp(var_name, a->var_name[i]) != 0)
+			continue;
+		if (hist_contains_operator(a->var_expr[i], NULL) ||
+		    is_var_ref(a->var_expr[i]))
+			continue;
+		return a->var_expr[i];
+	}
+	return NULL;
+}
+
+/* The kernel's local_field_var_ref(). */
+static const char *local_field_var_ref(struct hist_data *hd,
+				       const char *system,
+				       const char *event_name,
+				       const char *var_name)
+{
+	const struct tf_event *ev = hd->file->event;
+
+	if (system && event_name) {
+		if (strcmp(system, ev->system) != 0 ||
+		    strcmp(event_name, ev->name) != 0)
+			return NULL;
+	}
+	if (!!system != !!event_name)
+		return NULL;
+	if (!is_var_ref(var_name))
+		return NULL;
+	return field_name_from_var(hd, var_name + 1);
+}
+
+/* The kernel's parse_var_ref(). */
+static struct hist_field *parse_var_ref(struct parse_state *ps,
+					const char *system,
+					const char *event_name,
+					const char *var_name)
+{
+	struct hist_field *var, *ref = NULL;
+
+	if (!is_var_ref(var_name))
+		return NULL;
+	var_name++;
+	var = find_event_var(ps->ec, ps->hd, system, event_name, var_name);
+	if (var)
+		ref = create_var_ref(ps->hd, var, system, event_name);
+	if (!ref)
+		hist_err(ps->ec, HIST_ERR_VAR_NOT_FOUND,
+			 hist_errpos(ps->ec, var_name));
+	return ref;
+}
+
+/* The kernel's create_alias(): a variable that is another's value. */
+static struct hist_field *create_alias(struct hist_data *hd,
+				       struct hist_field *ref,
+				       const char *var_name)
+{
+	struct hist_field *alias;
+
+	alias = create_hist_field(hd, NULL, HIST_FIELD_FL_ALIAS |
+				  HIST_FIELD_FL_VAR, NULL, var_name);
+	if (!alias)
+		return NULL;
+	alias->fn = ref->fn;
+	alias->operands[0] = ref;
+	if (init_var_ref(alias, ref, ref->system, ref->event_name)) {
+		destroy_hist_field(alias);
+		return NULL;
+	}
+	alias->var_ref_idx = ref->var_ref_idx;
+	return alias;
+}
+
+/* ---- one field ------------------------------------------------------------ */
 
 /*
  * The kernel's parse_field(): @field_str is "name[.modifier]".  Sets
@@ -186,6 +423,7 @@ static int parse_field(struct parse_state *ps, const char *field_str,
 	struct hist_err_ctx *ec = ps->ec;
 	char *str = strdup(field_str), *modifier = str, *field_name;
 	const struct tf_field *field = NULL;
+	bool stack_modifier = false;
 	int ret = 0;
 
 	if (!str)
@@ -203,9 +441,10 @@ static int parse_field(struct parse_state *ps, const char *field_str,
 			*flags |= HIST_FIELD_FL_EXECNAME;
 		else if (!strcmp(modifier, "syscall"))
 			*flags |= HIST_FIELD_FL_SYSCALL;
-		else if (!strcmp(modifier, "stacktrace"))
+		else if (!strcmp(modifier, "stacktrace")) {
 			*flags |= HIST_FIELD_FL_STACKTRACE;
-		else if (!strcmp(modifier, "log2"))
+			stack_modifier = true;
+		} else if (!strcmp(modifier, "log2"))
 			*flags |= HIST_FIELD_FL_LOG2;
 		else if (!strcmp(modifier, "usecs"))
 			*flags |= HIST_FIELD_FL_TIMESTAMP_USECS;
@@ -271,13 +510,14 @@ bad_modifier:
 				ret = -EINVAL;
 				goto out;
 			}
-		} else if (*flags & HIST_FIELD_FL_STACKTRACE) {
-			/* .stacktrace needs a long[] stack field (synthetic) */
-			hist_err(ec, HIST_ERR_BAD_FIELD_MODIFIER,
-				 hist_errpos(ec, field_name));
-			ret = -EINVAL;
-			goto out;
 		}
+	}
+	if (stack_modifier && !hist_is_stack_field(field)) {
+		/* .stacktrace needs a long[] stack field (synthetic) */
+		hist_err(ec, HIST_ERR_BAD_FIELD_MODIFIER,
+			 hist_errpos(ec, field_str));
+		ret = -EINVAL;
+		goto out;
 	}
 	*fieldp = field;
 	if (!field && (*flags & (HIST_FIELD_FL_CPU | HIST_FIELD_FL_COMM)) &&
@@ -291,51 +531,73 @@ out:
 	return ret;
 }
 
-
-static bool is_var_ref(const char *s)
+static struct hist_field *parse_const(struct parse_state *ps, char *str,
+				      const char *var_name,
+				      unsigned long *flags, int *errp)
 {
-	return s && strlen(s) >= 2 && s[0] == '$';
+	unsigned long long c;
+	struct hist_field *f;
+
+	if (hist_kstrtoull(str, &c)) {
+		hist_err(ps->ec, HIST_ERR_EXPECT_NUMBER, hist_errpos(ps->ec, str));
+		*errp = -EINVAL;
+		return NULL;
+	}
+	*flags |= HIST_FIELD_FL_CONST;
+	f = create_hist_field(ps->hd, NULL, *flags, NULL, var_name);
+	if (!f) {
+		*errp = -ENOMEM;
+		return NULL;
+	}
+	f->constant = c;
+	return f;
 }
 
 /* The kernel's parse_atom(): a constant, a variable reference or a field. */
-static struct hist_field *parse_atom(struct parse_state *ps, char *str,
-				     unsigned long *flags, int *errp)
+struct hist_field *parse_atom(struct parse_state *ps, char *str,
+			      unsigned long *flags, const char *var_name,
+			      int *errp)
 {
 	const struct tf_field *field = NULL;
+	char *ref_system = NULL, *ref_event = NULL, *ref_var = str, *s;
+	const char *local;
 	unsigned long buckets = 0;
 	struct hist_field *f;
-	char *name = NULL, *s;
+	char *name = NULL;
 	int ret;
 
-	if (isdigit((unsigned char)str[0])) {
-		unsigned long long c;
+	if (isdigit((unsigned char)str[0]))
+		return parse_const(ps, str, var_name, flags, errp);
 
-		if (hist_kstrtoull(str, &c)) {
-			hist_err(ps->ec, HIST_ERR_EXPECT_NUMBER,
-				 hist_errpos(ps->ec, str));
+	s = strchr(str, '.');
+	if (s && strchr(s + 1, '.')) {
+		ref_system = strsep(&str, ".");
+		if (!str) {
 			*errp = -EINVAL;
 			return NULL;
 		}
-		*flags |= HIST_FIELD_FL_CONST;
-		f = create_hist_field(NULL, *flags, "");
-		if (!f) {
-			*errp = -ENOMEM;
+		ref_event = strsep(&str, ".");
+		if (!str) {
+			*errp = -EINVAL;
 			return NULL;
 		}
-		f->constant = c;
-		return f;
+		ref_var = str;
 	}
-
-	/* sys.event.var: only the last part names something here */
-	s = strchr(str, '.');
-	if (s && strchr(s + 1, '.')) {
-		strsep(&str, ".");
-		strsep(&str, ".");
-	}
-	if (is_var_ref(str)) {
-		/* no variables exist (yet): the kernel logs both errors */
-		hist_err(ps->ec, HIST_ERR_VAR_NOT_FOUND,
-			 hist_errpos(ps->ec, str + 1));
+	local = local_field_var_ref(ps->hd, ref_system, ref_event, ref_var);
+	if (!local) {
+		f = parse_var_ref(ps, ref_system, ref_event, ref_var);
+		if (f) {
+			if (var_name) {
+				f = create_alias(ps->hd, f, var_name);
+				if (!f) {
+					*errp = -ENOMEM;
+					return NULL;
+				}
+			}
+			return f;
+		}
+	} else {
+		str = (char *)local;
 	}
 
 	ret = parse_field(ps, str, flags, &buckets, &field, &name);
@@ -343,7 +605,7 @@ static struct hist_field *parse_atom(struct parse_state *ps, char *str,
 		*errp = ret;
 		return NULL;
 	}
-	f = create_hist_field(field, *flags, name);
+	f = create_hist_field(ps->hd, field, *flags, name, var_name);
 	free(name);
 	if (!f) {
 		*errp = -ENOMEM;
@@ -353,89 +615,107 @@ static struct hist_field *parse_atom(struct parse_state *ps, char *str,
 	return f;
 }
 
-enum { OP_NONE, OP_UMINUS, OP_MINUS, OP_PLUS, OP_DIV, OP_MULT };
+/* ---- expressions ---------------------------------------------------------- */
 
-static int contains_operator(char *str, char **sep)
+/*
+ * The kernel's contains_operator(): the root operator of @str, the
+ * rightmost of the lowest precedence (so that a-b-c is (a-b)-c); a '-'
+ * in front is a unary minus.
+ */
+int hist_contains_operator(char *str, char **sep)
 {
 	char *minus = strrchr(str, '-'), *plus, *div, *mult;
-	int op = OP_NONE;
+	int op = FIELD_OP_NONE;
 
 	if (minus) {
 		if (minus == str) {
-			op = OP_UMINUS;
+			op = FIELD_OP_UNARY_MINUS;
 			goto out;
 		}
-		op = OP_MINUS;
+		op = FIELD_OP_MINUS;
 	}
 	plus = strrchr(str, '+');
 	if (plus || minus) {
 		if (plus > minus)
-			op = OP_PLUS;
+			op = FIELD_OP_PLUS;
 		goto out;
 	}
 	div = strrchr(str, '/');
 	if (div)
-		op = OP_DIV;
+		op = FIELD_OP_DIV;
 	mult = strrchr(str, '*');
 	if (mult > div)
-		op = OP_MULT;
+		op = FIELD_OP_MULT;
 out:
 	if (sep) {
 		switch (op) {
-		case OP_UMINUS:
-		case OP_MINUS: *sep = minus; break;
-		case OP_PLUS: *sep = plus; break;
-		case OP_DIV: *sep = div; break;
-		case OP_MULT: *sep = mult; break;
+		case FIELD_OP_UNARY_MINUS:
+		case FIELD_OP_MINUS: *sep = minus; break;
+		case FIELD_OP_PLUS: *sep = plus; break;
+		case FIELD_OP_DIV: *sep = div; break;
+		case FIELD_OP_MULT: *sep = mult; break;
 		default: *sep = NULL;
 		}
 	}
 	return op;
 }
 
-/* The text the kernel gives an expression (expr_str). */
-static void expr_operand_str(struct strbuf *sb, const struct hist_field *f)
+/* The kernel's expr_field_str(): an operand as an expression shows it. */
+void hist_expr_field_str(struct strbuf *sb, const struct hist_field *f)
 {
 	const char *fl;
 
-	if (f->flags & HIST_FIELD_FL_CONST)
+	if (f->flags & HIST_FIELD_FL_VAR_REF) {
+		if (!f->system)
+			sb_putc(sb, '$');
+	} else if (f->flags & HIST_FIELD_FL_CONST) {
 		sb_printf(sb, "%llu", (unsigned long long)f->constant);
+	}
 	sb_puts(sb, hist_field_name(f));
-	fl = f->flags ? hist_field_flags_str(f) : NULL;
-	if (fl)
-		sb_printf(sb, ".%s", fl);
+	if (f->flags && !(f->flags & HIST_FIELD_FL_VAR_REF)) {
+		fl = hist_field_flags_str(f);
+		if (fl)
+			sb_printf(sb, ".%s", fl);
+	}
+	if (f->buckets)
+		sb_printf(sb, "=%lu", f->buckets);
 }
 
-static char *expr_str(const struct hist_field *e, int op)
+/* The kernel's expr_str(): an expression's text, one level deep. */
+static char *expr_str(const struct hist_field *e, unsigned int level)
 {
 	struct strbuf sb = STRBUF_INIT;
-	static const char ops[] = { 0, 0, '-', '+', '/', '*' };
+	static const char ops[] = { 0, '+', '-', 0, '/', '*' };
 
-	if (op == OP_UMINUS) {
-		sb_puts(&sb, "-(");
-		if (e->operands[0]->operands[0])
-			sb_puts(&sb, hist_field_name(e->operands[0]));
-		else
-			expr_operand_str(&sb, e->operands[0]);
-		sb_puts(&sb, ")");
-	} else if (!e->operands[0]) {
-		expr_operand_str(&sb, e);
+	if (level > 1)
+		return NULL;
+	if (!e->operands[0]) {
+		hist_expr_field_str(&sb, e);
+	} else if (e->operator == FIELD_OP_UNARY_MINUS) {
+		char *sub = expr_str(e->operands[0], level + 1);
+
+		if (!sub) {
+			sb_release(&sb);
+			return NULL;
+		}
+		sb_printf(&sb, "-(%s)", sub);
+		free(sub);
 	} else {
-		expr_operand_str(&sb, e->operands[0]);
-		sb_putc(&sb, ops[op]);
-		expr_operand_str(&sb, e->operands[1]);
+		hist_expr_field_str(&sb, e->operands[0]);
+		sb_putc(&sb, ops[e->operator]);
+		hist_expr_field_str(&sb, e->operands[1]);
 	}
-	if (sb_error(&sb)) {
+	/* the kernel's buffer is MAX_FILTER_STR_VAL bytes (-E2BIG) */
+	if (sb_error(&sb) || sb.len >= MAX_FILTER_STR_VAL) {
 		sb_release(&sb);
 		return NULL;
 	}
 	return sb_detach(&sb);
 }
 
-static uint64_t eval_const(const struct hist_field *e);
-
 static struct hist_field *parse_unary(struct parse_state *ps, char *str,
 				      unsigned long flags,
+				      const char *var_name,
 				      unsigned int *n_subexprs, int *errp)
 {
 	struct hist_field *expr, *operand;
@@ -465,20 +745,23 @@ static struct hist_field *parse_unary(struct parse_state *ps, char *str,
 		return NULL;
 	}
 	*s = '\0';
-	operand = parse_expr(ps, str, 0, n_subexprs, errp);
-	if (!operand)
+	expr = create_hist_field(ps->hd, NULL, flags | HIST_FIELD_FL_EXPR,
+				 NULL, var_name);
+	if (!expr) {
+		*errp = -ENOMEM;
 		return NULL;
+	}
+	operand = parse_expr(ps, str, 0, NULL, n_subexprs, errp);
+	if (!operand) {
+		destroy_hist_field(expr);
+		return NULL;
+	}
 	if (operand->flags & HIST_FIELD_FL_STRING) {
 		hist_err(ps->ec, HIST_ERR_INVALID_STR_OPERAND,
 			 hist_errpos(ps->ec, str));
 		destroy_hist_field(operand);
+		destroy_hist_field(expr);
 		*errp = -EINVAL;
-		return NULL;
-	}
-	expr = create_hist_field(NULL, flags | HIST_FIELD_FL_EXPR, "");
-	if (!expr) {
-		destroy_hist_field(operand);
-		*errp = -ENOMEM;
 		return NULL;
 	}
 	expr->flags |= operand->flags &
@@ -487,24 +770,75 @@ static struct hist_field *parse_unary(struct parse_state *ps, char *str,
 	expr->operands[0] = operand;
 	expr->size = operand->size;
 	expr->is_signed = operand->is_signed;
-	free(expr->name);
-	expr->name = expr_str(expr, OP_UMINUS);
-	free(expr->type);
-	expr->type = strdup(operand->type);
+	expr->operator = FIELD_OP_UNARY_MINUS;
+	expr->name = expr_str(expr, 0);
+	expr->type = operand->type ? strdup(operand->type) : NULL;
 	if (!expr->name || !expr->type) {
 		destroy_hist_field(expr);
-		*errp = -ENOMEM;
+		*errp = expr->name ? -ENOMEM : -E2BIG;
 		return NULL;
 	}
 	return expr;
 }
 
-struct hist_field *parse_expr(struct parse_state *ps, char *str,
-			      unsigned long flags, unsigned int *n_subexprs,
-			      int *errp)
+/*
+ * The kernel's check_expr_operands(): the variables behind references
+ * (their flags decide), and timestamps of one unit.
+ */
+static int check_expr_operands(struct parse_state *ps,
+			       struct hist_field *op1, struct hist_field *op2,
+			       struct hist_field **var1,
+			       struct hist_field **var2)
 {
-	struct hist_field *op1 = NULL, *op2 = NULL, *expr;
+	unsigned long f1 = op1->flags, f2 = op2->flags;
+
+	if (f1 & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_ALIAS)) {
+		struct hist_field *v = find_var_field(op1->var.hist_data,
+						      op1->name);
+		if (!v)
+			return -EINVAL;
+		f1 = v->flags;
+		*var1 = v;
+	}
+	if (f2 & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_ALIAS)) {
+		struct hist_field *v = find_var_field(op2->var.hist_data,
+						      op2->name);
+		if (!v)
+			return -EINVAL;
+		f2 = v->flags;
+		*var2 = v;
+	}
+	if ((f1 & HIST_FIELD_FL_TIMESTAMP_USECS) !=
+	    (f2 & HIST_FIELD_FL_TIMESTAMP_USECS)) {
+		hist_err(ps->ec, HIST_ERR_TIMESTAMP_MISMATCH, 0);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* The kernel's hist_field_get_div_fn(): how to divide by a constant. */
+static enum hist_fn div_fn(struct hist_field *divisor)
+{
+	uint64_t d = divisor->constant;
+
+	if (!(d & (d - 1)))
+		return HIST_FN_DIV_POWER2;
+	if (d > (1u << HIST_DIV_SHIFT))
+		return HIST_FN_DIV_NOT_POWER2;
+	divisor->div_multiplier = (1u << HIST_DIV_SHIFT) / d;
+	return HIST_FN_DIV_MULT_SHIFT;
+}
+
+struct hist_field *parse_expr(struct parse_state *ps, char *str,
+			      unsigned long flags, const char *var_name,
+			      unsigned int *n_subexprs, int *errp)
+{
+	struct hist_field *op1 = NULL, *op2 = NULL, *expr, *var1 = NULL,
+			  *var2 = NULL;
+	unsigned long f1, f2;
 	char *sep, *op1_str;
+	enum hist_fn fn;
+	bool combine;
 	int op;
 
 	if (*n_subexprs > 3) {
@@ -512,11 +846,11 @@ struct hist_field *parse_expr(struct parse_state *ps, char *str,
 		*errp = -EINVAL;
 		return NULL;
 	}
-	op = contains_operator(str, &sep);
-	if (op == OP_NONE)
-		return parse_atom(ps, str, &flags, errp);
-	if (op == OP_UMINUS)
-		return parse_unary(ps, str, flags, n_subexprs, errp);
+	op = hist_contains_operator(str, &sep);
+	if (op == FIELD_OP_NONE)
+		return parse_atom(ps, str, &flags, var_name, errp);
+	if (op == FIELD_OP_UNARY_MINUS)
+		return parse_unary(ps, str, flags, var_name, n_subexprs, errp);
 
 	++*n_subexprs;
 	*sep = '\0';
@@ -526,7 +860,7 @@ struct hist_field *parse_expr(struct parse_state *ps, char *str,
 		*errp = -EINVAL;
 		return NULL;
 	}
-	op1 = parse_expr(ps, op1_str, 0, n_subexprs, errp);
+	op1 = parse_expr(ps, op1_str, 0, NULL, n_subexprs, errp);
 	if (!op1)
 		return NULL;
 	if (op1->flags & HIST_FIELD_FL_STRING) {
@@ -535,7 +869,7 @@ struct hist_field *parse_expr(struct parse_state *ps, char *str,
 		*errp = -EINVAL;
 		goto fail;
 	}
-	op2 = parse_expr(ps, str, 0, n_subexprs, errp);
+	op2 = parse_expr(ps, str, 0, NULL, n_subexprs, errp);
 	if (!op2)
 		goto fail;
 	if (op2->flags & HIST_FIELD_FL_STRING) {
@@ -544,74 +878,172 @@ struct hist_field *parse_expr(struct parse_state *ps, char *str,
 		*errp = -EINVAL;
 		goto fail;
 	}
-	if ((op1->flags & HIST_FIELD_FL_TIMESTAMP_USECS) !=
-	    (op2->flags & HIST_FIELD_FL_TIMESTAMP_USECS)) {
-		hist_err(ps->ec, HIST_ERR_TIMESTAMP_MISMATCH, 0);
-		*errp = -EINVAL;
+	fn = op == FIELD_OP_MINUS ? HIST_FN_MINUS :
+	     op == FIELD_OP_PLUS ? HIST_FN_PLUS :
+	     op == FIELD_OP_DIV ? HIST_FN_DIV : HIST_FN_MULT;
+	*errp = check_expr_operands(ps, op1, op2, &var1, &var2);
+	if (*errp)
+		goto fail;
+	f1 = var1 ? var1->flags : op1->flags;
+	f2 = var2 ? var2->flags : op2->flags;
+	combine = f1 & f2 & HIST_FIELD_FL_CONST;
+	flags |= combine ? HIST_FIELD_FL_CONST : HIST_FIELD_FL_EXPR;
+	flags |= op1->flags &
+		 (HIST_FIELD_FL_TIMESTAMP | HIST_FIELD_FL_TIMESTAMP_USECS);
+	expr = create_hist_field(ps->hd, NULL, flags, NULL, var_name);
+	if (!expr) {
+		*errp = -ENOMEM;
 		goto fail;
 	}
-	{
-		bool combine = op1->flags & op2->flags & HIST_FIELD_FL_CONST;
+	op1->read_once = true;
+	op2->read_once = true;
+	expr->operands[0] = op1;
+	expr->operands[1] = op2;
+	if (op == FIELD_OP_DIV && (f2 & HIST_FIELD_FL_CONST)) {
+		uint64_t divisor = var2 ? var2->constant : op2->constant;
 
-		flags |= combine ? HIST_FIELD_FL_CONST : HIST_FIELD_FL_EXPR;
-		flags |= op1->flags &
-			(HIST_FIELD_FL_TIMESTAMP | HIST_FIELD_FL_TIMESTAMP_USECS);
-		expr = create_hist_field(NULL, flags, "");
-		if (!expr) {
-			*errp = -ENOMEM;
-			goto fail;
-		}
-		expr->operands[0] = op1;
-		expr->operands[1] = op2;
-		expr->fn = op == OP_MINUS ? HIST_FN_MINUS :
-			   op == OP_PLUS ? HIST_FN_PLUS :
-			   op == OP_DIV ? HIST_FN_DIV : HIST_FN_MULT;
-		if (op == OP_DIV && (op2->flags & HIST_FIELD_FL_CONST) &&
-		    !op2->constant) {
+		if (!divisor) {
 			hist_err(ps->ec, HIST_ERR_DIVISION_BY_ZERO,
 				 hist_errpos(ps->ec, str));
 			destroy_hist_field(expr);
 			*errp = -EDOM;
 			return NULL;
 		}
-		if (combine) {
-			expr->constant = eval_const(expr);
-			expr->fn = HIST_FN_CONST;
-			expr->operands[0] = expr->operands[1] = NULL;
-			destroy_hist_field(op1);
-			destroy_hist_field(op2);
-			/* a constant's name is "" (hist_field_name) */
-		} else {
-			expr->size = op1->size;
-			expr->is_signed = op1->is_signed;
-			free(expr->type);
-			expr->type = strdup(op1->type);
-			free(expr->name);
-			expr->name = expr_str(expr, op);
-		}
-		if (!expr->name || !expr->type) {
+		op2->constant = divisor;
+		fn = div_fn(op2);
+	}
+	expr->fn = fn;
+	if (combine) {
+		struct hist_ctx none = { 0 };
+
+		if (var1)
+			expr->operands[0] = var1;
+		if (var2)
+			expr->operands[1] = var2;
+		expr->constant = hist_fn_call(&none, expr);
+		expr->fn = HIST_FN_CONST;
+		expr->operands[0] = expr->operands[1] = NULL;
+		destroy_hist_field(op2);
+		destroy_hist_field(op1);
+		expr->name = expr_str(expr, 0);
+		if (!expr->name) {
 			destroy_hist_field(expr);
-			*errp = -ENOMEM;
+			*errp = -E2BIG;
 			return NULL;
 		}
-		return expr;
+	} else {
+		/* the operands' sizes should be the same: take the first's */
+		expr->size = op1->size;
+		expr->is_signed = op1->is_signed;
+		expr->operator = op;
+		expr->type = op1->type ? strdup(op1->type) : NULL;
+		expr->name = expr_str(expr, 0);
+		if (!expr->type || !expr->name) {
+			*errp = expr->type ? -E2BIG : -ENOMEM;
+			destroy_hist_field(expr);
+			return NULL;
+		}
 	}
+	return expr;
 fail:
 	destroy_hist_field(op1);
 	destroy_hist_field(op2);
 	return NULL;
 }
 
-/* Constant folding: the operators on constants (kernel arithmetic). */
-static uint64_t eval_const(const struct hist_field *e)
-{
-	uint64_t a = e->operands[0]->constant, b = e->operands[1]->constant;
+/* ---- values ---------------------------------------------------------------- */
 
-	switch (e->fn) {
-	case HIST_FN_MINUS: return a - b;
-	case HIST_FN_PLUS: return a + b;
-	case HIST_FN_MULT: return a * b;
-	case HIST_FN_DIV: return b ? a / b : (uint64_t)-1;
-	default: return 0;
+static uint64_t ns2usecs(uint64_t ns)
+{
+	return (ns + 500) / 1000;
+}
+
+/* Where an event's string field starts in the record (0: none). */
+static const char *field_str(const struct hist_field *f,
+			     const struct tf_record *rec)
+{
+	unsigned len;
+
+	if (!rec || !f->field)
+		return NULL;
+	return tf_field_read_str(f->field, rec->data, rec->size, &len);
+}
+
+/*
+ * The kernel's hist_fn_call().  Strings come back as pointers to their
+ * bytes (into the record, or the entry's comm), stacks as a pointer to
+ * the record's frame count, as the kernel's do.
+ */
+uint64_t hist_fn_call(const struct hist_ctx *cx, const struct hist_field *f)
+{
+	const struct tf_record *rec = cx->rec;
+	uint64_t a, b;
+
+	switch (f->fn) {
+	case HIST_FN_VAR_REF:
+		return cx->var_ref_vals ? cx->var_ref_vals[f->var_ref_idx] : 0;
+	case HIST_FN_COUNTER:
+		return 1;
+	case HIST_FN_CONST:
+		return f->constant;
+	case HIST_FN_NUM:
+		if (!rec || f->field->offset + f->field->size > rec->size)
+			return 0;
+		return tf_field_read_u64(f->field, rec->data);
+	case HIST_FN_STRING: {
+		const char *s = field_str(f, rec);
+
+		return (uint64_t)(uintptr_t)(s ? s : "");
+	}
+	case HIST_FN_TIMESTAMP:
+		if (!rec)
+			return 0;
+		return cx->ts_usecs ? ns2usecs(rec->ts) : rec->ts;
+	case HIST_FN_CPU:
+		return rec ? (uint64_t)(unsigned)rec->cpu : 0;
+	case HIST_FN_EXECNAME:
+		return (uint64_t)(uintptr_t)(cx->elt ? cx->elt->comm
+						     : "(no comm)");
+	case HIST_FN_LOG2:
+		a = hist_fn_call(cx, f->operands[0]);
+		return a <= 1 ? 0 : 64 - __builtin_clzll(a - 1);
+	case HIST_FN_BUCKET:
+		a = hist_fn_call(cx, f->operands[0]);
+		return a / f->buckets * f->buckets;
+	case HIST_FN_UMINUS:
+		return (uint64_t)-(int64_t)hist_fn_call(cx, f->operands[0]);
+	case HIST_FN_MINUS:
+		return hist_fn_call(cx, f->operands[0]) -
+		       hist_fn_call(cx, f->operands[1]);
+	case HIST_FN_PLUS:
+		return hist_fn_call(cx, f->operands[0]) +
+		       hist_fn_call(cx, f->operands[1]);
+	case HIST_FN_MULT:
+		return hist_fn_call(cx, f->operands[0]) *
+		       hist_fn_call(cx, f->operands[1]);
+	case HIST_FN_DIV:
+		a = hist_fn_call(cx, f->operands[0]);
+		b = hist_fn_call(cx, f->operands[1]);
+		if (!b)
+			return (uint64_t)-1;
+		if (!(b & (b - 1)))
+			return a >> __builtin_ctzll(b);
+		return a / b;
+	case HIST_FN_DIV_POWER2:
+		a = hist_fn_call(cx, f->operands[0]);
+		return a >> __builtin_ctzll(f->operands[1]->constant);
+	case HIST_FN_DIV_NOT_POWER2:
+		a = hist_fn_call(cx, f->operands[0]);
+		return a / f->operands[1]->constant;
+	case HIST_FN_DIV_MULT_SHIFT:
+		a = hist_fn_call(cx, f->operands[0]);
+		if (a < (1u << HIST_DIV_SHIFT))
+			return (a * f->operands[1]->div_multiplier +
+				((1u << HIST_DIV_SHIFT) - 1)) >> HIST_DIV_SHIFT;
+		return a / f->operands[1]->constant;
+	case HIST_FN_STACK:
+	case HIST_FN_COMM:
+	default:
+		return 0;
 	}
 }

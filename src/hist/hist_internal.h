@@ -1,9 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hist_internal.h - the hist engine's own structures, shared by its files:
- * hist_parse.c (attributes, fields, sort keys), hist_trigger.c (the
- * command, matching, named histograms, the event path), hist_print.c
- * (the hist and hist_debug files, the trigger readback), hist_sym.c
- * (symbols and syscall names).
+ * hist_parse.c (attributes, fields, sort keys), hist_field.c (fields,
+ * variable references, expressions, values), hist_vars.c (where
+ * variables are), hist_actions.c (onmatch/onmax/onchange and their
+ * actions), hist_trigger.c (the command, matching, named histograms, the
+ * event path), hist_print.c (the hist and hist_debug files, the trigger
+ * readback), hist_sym.c (symbols and syscall names).
  *
  * Names follow trace_events_hist.c: hist_data holds fields[] (values
  * first, hitcount at 0, then keys), each a hist_field.
@@ -55,16 +58,21 @@ enum {
 #define HIST_KEY_SIZE_MAX	(MAX_FILTER_STR_VAL + HIST_STACKTRACE_SIZE)
 #define HIST_PREFIX		"hist:"
 #define HIST_COMM_LEN		16
+#define HIST_ACTIONS_MAX	8
+#define HIST_PARAMS_MAX		64	/* SYNTH_FIELDS_MAX */
+#define HIST_STR_LEN		TRACING_MAP_STR_LEN	/* STR_VAR_LEN_MAX */
 
 /* How a field's value is computed on the event path (hist_fn_call). */
 enum hist_fn {
 	HIST_FN_NOP,
+	HIST_FN_VAR_REF,	/* a variable's value, resolved for this event */
 	HIST_FN_COUNTER,	/* hitcount: 1 */
 	HIST_FN_NUM,		/* an integer event field */
 	HIST_FN_STRING,		/* a string event field (keys: copied) */
 	HIST_FN_TIMESTAMP,
 	HIST_FN_CPU,
 	HIST_FN_COMM,		/* common_comm: the task's comm */
+	HIST_FN_EXECNAME,	/* a variable of common_pid.execname */
 	HIST_FN_STACK,		/* common_stacktrace: the record's stack */
 	HIST_FN_LOG2,		/* operands[0] */
 	HIST_FN_BUCKET,		/* operands[0] */
@@ -74,20 +82,58 @@ enum hist_fn {
 	HIST_FN_PLUS,
 	HIST_FN_DIV,
 	HIST_FN_MULT,
+	HIST_FN_DIV_POWER2,	/* by a constant: the kernel's three ways */
+	HIST_FN_DIV_NOT_POWER2,
+	HIST_FN_DIV_MULT_SHIFT,
+};
+
+#define HIST_DIV_SHIFT	20	/* division by constants (hist_fn_call) */
+
+enum field_op {
+	FIELD_OP_NONE,
+	FIELD_OP_PLUS,
+	FIELD_OP_MINUS,
+	FIELD_OP_UNARY_MINUS,
+	FIELD_OP_DIV,
+	FIELD_OP_MULT,
+};
+
+struct hist_data;
+
+/* A variable (HIST_FIELD_FL_VAR) or what a reference points at. */
+struct hist_var {
+	char *name;
+	struct hist_data *hist_data;	/* the histogram that holds it */
+	unsigned int idx;		/* in the map's vars[] */
 };
 
 struct hist_field {
 	unsigned long flags;
 	enum hist_fn fn;
 	const struct tf_field *field;	/* the event field, or NULL */
-	char *name;			/* as hist_field_name() returns it */
-	char *type;			/* for hist_debug */
+	/*
+	 * Plain fields: the name they show (hist_field_name); expressions:
+	 * their text; references: the referenced variable's name.
+	 */
+	char *name;
+	char *type;			/* for hist_debug and type checks */
 	unsigned int size;		/* keys: padded to 8 */
 	unsigned int offset;		/* keys: in the compound key */
 	bool is_signed;
 	unsigned long buckets;
 	uint64_t constant;
+	uint64_t div_multiplier;	/* HIST_FN_DIV_MULT_SHIFT's divisor */
 	struct hist_field *operands[2];
+	struct hist_data *hist_data;	/* the histogram it belongs to */
+	struct hist_var var;
+	enum field_op operator;
+	/* references written sys.event.$var (and their aliases) */
+	char *system;
+	char *event_name;
+	char *full_name;		/* "sys.event.$var" / "sys.event.expr" */
+	unsigned int var_ref_idx;	/* references: in var_ref_vals[] */
+	bool read_once;			/* a reference in an expression */
+	unsigned int var_str_idx;	/* string variables: their string */
 };
 
 struct hist_attrs {
@@ -103,16 +149,74 @@ struct hist_attrs {
 	unsigned int n_assignments;
 	char *assignment_str[TRACING_MAP_VARS_MAX];
 	unsigned int n_actions;
+	char *action_str[HIST_ACTIONS_MAX];
+	/* var_defs: the assignments split, while the fields are made */
+	unsigned int n_vars;
+	char *var_name[TRACING_MAP_VARS_MAX];
+	char *var_expr[TRACING_MAP_VARS_MAX];
+};
+
+/* A field given to an action, made a variable (field_var). */
+struct field_var {
+	struct hist_field *var;
+	struct hist_field *val;
+};
+
+/* A histogram made on another event to hold a field an action needs. */
+struct field_var_hist {
+	struct tf_event_file *file;
+	char *cmd;
+};
+
+enum handler_id {
+	HANDLER_ONMATCH = 1,
+	HANDLER_ONMAX,
+	HANDLER_ONCHANGE,
+};
+
+enum action_id {
+	ACTION_SAVE = 1,
+	ACTION_TRACE,
+	ACTION_SNAPSHOT,
+};
+
+struct track_data;
+struct tf_synth_event;
+
+/* One handler and its action (the kernel's action_data). */
+struct action_data {
+	enum handler_id handler;
+	enum action_id action;
+	char *action_name;
+	unsigned int n_params;
+	char *params[HIST_PARAMS_MAX];
+	/* trace(): where each synthetic field's value is in var_ref_vals */
+	unsigned int var_ref_idx[HIST_PARAMS_MAX];
+	struct tf_synth_event *synth_event;
+	bool use_trace_keyword;
+	char *synth_event_name;
+	/* onmatch() */
+	char *match_event;
+	char *match_event_system;
+	/* onmax() / onchange() */
+	char *var_str;			/* "$var" as written */
+	struct hist_field *var_ref;	/* the tracked variable */
+	struct hist_field *track_var;	/* __max / __change */
+	struct track_data *track;	/* snapshot(): the global best */
 };
 
 struct hist_data {
 	struct hist_field *fields[HIST_FIELDS_MAX];
 	unsigned int n_vals, n_keys, n_fields;
+	unsigned int n_vars;		/* variables among the vals */
+	unsigned int n_var_str;		/* string variables among them */
 	unsigned int key_size;
 	struct tracing_map_sort_key sort_keys[TRACING_MAP_SORT_KEYS_MAX];
 	unsigned int n_sort_keys;
 	struct hist_attrs *attrs;
+	unsigned int map_bits;
 	struct tracing_map *map;	/* RCU: a clear replaces it */
+	unsigned int n_map_vars;	/* the map's vars (tracing_map_add_var) */
 	struct tf_event_file *file;
 	bool enable_timestamps;
 	bool remove;
@@ -121,6 +225,21 @@ struct hist_data {
 	bool simple;			/* one field key, hitcount/field vals */
 	uint64_t id;			/* hist_debug's "hist_data:" */
 	int refs;			/* triggers sharing it (named) */
+
+	struct hist_field *var_refs[TRACING_MAP_VARS_MAX];
+	unsigned int n_var_refs;
+	struct action_data *actions[HIST_ACTIONS_MAX];
+	unsigned int n_actions;
+	struct field_var *field_vars[HIST_PARAMS_MAX];
+	unsigned int n_field_vars;
+	unsigned int n_field_var_str;
+	struct field_var_hist *field_var_hists[HIST_PARAMS_MAX];
+	unsigned int n_field_var_hists;
+	struct field_var *save_vars[HIST_PARAMS_MAX];
+	unsigned int n_save_vars;
+	unsigned int n_save_var_str;
+	bool in_hist_vars;		/* on its trace array's hist_vars */
+	struct cds_list_head vars_list;	/* there (tr->hist_vars) */
 };
 
 /* Our part of a tf_trigger (its private_data). */
@@ -145,89 +264,165 @@ struct parse_state {
 	const struct tf_event *ev;
 };
 
-/* hist_field.c */
-int hist_kstrtoull(const char *s, unsigned long long *res);
-struct hist_field *create_hist_field(const struct tf_field *field,
-				     unsigned long flags, const char *name);
-void destroy_hist_field(struct hist_field *f);
-struct hist_field *parse_expr(struct parse_state *ps, char *str,
-			      unsigned long flags, unsigned int *n_subexprs,
-			      int *errp);
+/* What the event path computes a field from (hist_fn_call). */
+struct hist_ctx {
+	const struct tf_record *rec;
+	bool ts_usecs;
+	struct tracing_map_elt *elt;	/* the entry, once known */
+	const uint64_t *var_ref_vals;
+};
 
-/* hist_parse.c */
+/* The kernel's HIST_ERR_* list, in its order (C1): enum and text. */
+#define HIST_ERRORS \
+	C(NONE, "No error") \
+	C(DUPLICATE_VAR, "Variable already defined") \
+	C(VAR_NOT_UNIQUE, "Variable name not unique, need to use fully qualified name (subsys.event.var) for variable") \
+	C(TOO_MANY_VARS, "Too many variables defined") \
+	C(MALFORMED_ASSIGNMENT, "Malformed assignment") \
+	C(NAMED_MISMATCH, "Named hist trigger doesn't match existing named trigger (includes variables)") \
+	C(TRIGGER_EEXIST, "Hist trigger already exists") \
+	C(TRIGGER_ENOENT_CLEAR, "Can't clear or continue a nonexistent hist trigger") \
+	C(SET_CLOCK_FAIL, "Couldn't set trace_clock") \
+	C(BAD_FIELD_MODIFIER, "Invalid field modifier") \
+	C(TOO_MANY_SUBEXPR, "Too many subexpressions (3 max)") \
+	C(TIMESTAMP_MISMATCH, "Timestamp units in expression don't match") \
+	C(TOO_MANY_FIELD_VARS, "Too many field variables defined") \
+	C(EVENT_FILE_NOT_FOUND, "Event file not found") \
+	C(HIST_NOT_FOUND, "Matching event histogram not found") \
+	C(HIST_CREATE_FAIL, "Couldn't create histogram for field") \
+	C(SYNTH_VAR_NOT_FOUND, "Couldn't find synthetic variable") \
+	C(SYNTH_EVENT_NOT_FOUND, "Couldn't find synthetic event") \
+	C(SYNTH_TYPE_MISMATCH, "Param type doesn't match synthetic event field type") \
+	C(SYNTH_COUNT_MISMATCH, "Param count doesn't match synthetic event field count") \
+	C(FIELD_VAR_PARSE_FAIL, "Couldn't parse field variable") \
+	C(VAR_CREATE_FIND_FAIL, "Couldn't create or find variable") \
+	C(ONX_NOT_VAR, "For onmax(x) or onchange(x), x must be a variable") \
+	C(ONX_VAR_NOT_FOUND, "Couldn't find onmax or onchange variable") \
+	C(ONX_VAR_CREATE_FAIL, "Couldn't create onmax or onchange variable") \
+	C(FIELD_VAR_CREATE_FAIL, "Couldn't create field variable") \
+	C(TOO_MANY_PARAMS, "Too many action params") \
+	C(PARAM_NOT_FOUND, "Couldn't find param") \
+	C(INVALID_PARAM, "Invalid action param") \
+	C(ACTION_NOT_FOUND, "No action found") \
+	C(NO_SAVE_PARAMS, "No params found for save()") \
+	C(TOO_MANY_SAVE_ACTIONS, "Can't have more than one save() action per hist") \
+	C(ACTION_MISMATCH, "Handler doesn't support action") \
+	C(NO_CLOSING_PAREN, "No closing paren found") \
+	C(SUBSYS_NOT_FOUND, "Missing subsystem") \
+	C(INVALID_SUBSYS_EVENT, "Invalid subsystem or event name") \
+	C(INVALID_REF_KEY, "Using variable references in keys not supported") \
+	C(VAR_NOT_FOUND, "Couldn't find variable") \
+	C(FIELD_NOT_FOUND, "Couldn't find field") \
+	C(EMPTY_ASSIGNMENT, "Empty assignment") \
+	C(INVALID_SORT_MODIFIER, "Invalid sort modifier") \
+	C(EMPTY_SORT_FIELD, "Empty sort field") \
+	C(TOO_MANY_SORT_FIELDS, "Too many sort fields (Max = 2)") \
+	C(INVALID_SORT_FIELD, "Sort field must be a key or a val") \
+	C(INVALID_STR_OPERAND, "String type can not be an operand in expression") \
+	C(EXPECT_NUMBER, "Expecting numeric literal") \
+	C(UNARY_MINUS_SUBEXPR, "Unary minus not supported in sub-expressions") \
+	C(DIVISION_BY_ZERO, "Division by zero") \
+	C(NEED_NOHC_VAL, "Non-hitcount value is required for 'nohitcount'")
+
+#define C(a, b) HIST_ERR_##a,
+enum { HIST_ERRORS HIST_ERR_MAX };
+#undef C
+extern const char *const hist_err_text[HIST_ERR_MAX];
+
+/* hist_field.c: fields, references, expressions, values */
+int hist_kstrtoull(const char *s, unsigned long long *res);
+struct hist_field *create_hist_field(struct hist_data *hd,
+				     const struct tf_field *field,
+				     unsigned long flags, const char *name,
+				     const char *var_name);
+void destroy_hist_field(struct hist_field *f);
+void destroy_var_ref(struct hist_field *f);
+const char *hist_field_name(const struct hist_field *f);
+const char *hist_field_flags_str(const struct hist_field *f);
+bool hist_is_stack_field(const struct tf_field *f);
+bool is_var_ref(const char *s);
+int find_var_ref_idx(struct hist_data *hd, const struct hist_field *var);
+struct hist_field *create_var_ref(struct hist_data *hd,
+				  const struct hist_field *var,
+				  const char *system, const char *event_name);
+int hist_contains_operator(char *str, char **sep);
+void hist_expr_field_str(struct strbuf *sb, const struct hist_field *f);
+struct hist_field *parse_atom(struct parse_state *ps, char *str,
+			      unsigned long *flags, const char *var_name,
+			      int *errp);
+struct hist_field *parse_expr(struct parse_state *ps, char *str,
+			      unsigned long flags, const char *var_name,
+			      unsigned int *n_subexprs, int *errp);
+uint64_t hist_fn_call(const struct hist_ctx *cx, const struct hist_field *f);
+
+/* hist_vars.c: where variables are */
+struct hist_field *find_var_field(struct hist_data *hd, const char *var_name);
+struct hist_field *find_var(struct hist_data *hd, struct tf_event_file *file,
+			    const char *var_name);
+struct tf_event_file *hist_event_file(struct tf_trace_array *tr,
+				      const char *system, const char *event);
+struct hist_field *find_event_var(struct hist_err_ctx *ec,
+				  struct hist_data *hd, const char *system,
+				  const char *event, const char *var_name);
+struct hist_field *find_target_event_var(struct hist_data *hd,
+					 const char *system, const char *event,
+					 const char *var_name);
+bool hist_field_has_vars(const struct hist_field *f);
+bool has_hist_vars(const struct hist_data *hd);
+void save_hist_vars(struct hist_data *hd);
+void remove_hist_vars(struct hist_data *hd);
+bool check_var_refs(struct hist_data *hd);
+bool hist_file_check_refs(struct tf_event_file *file);
+
+/* hist_actions.c: handlers and actions */
+int parse_actions(struct hist_err_ctx *ec, struct hist_data *hd);
+int create_actions(struct hist_err_ctx *ec, struct hist_data *hd);
+void destroy_actions(struct hist_data *hd);
+void destroy_field_vars(struct hist_data *hd);
+void unregister_field_var_hists(struct hist_data *hd);
+void destroy_field_var_hists(struct hist_data *hd);
+bool actions_match(const struct hist_data *hd, const struct hist_data *test);
+void print_actions_spec(struct strbuf *out, const struct hist_data *hd);
+void print_actions(struct strbuf *out, const struct hist_data *hd,
+		   struct tracing_map_elt *elt);
+void track_data_snapshot_print(struct strbuf *out, const struct hist_data *hd);
+bool hist_field_vars_debug(struct strbuf *out, const struct hist_data *hd);
+void hist_actions_debug(struct strbuf *out, const struct hist_data *hd);
+void update_field_vars(const struct hist_ctx *cx, struct hist_data *hd,
+		       struct tracing_map_elt *elt);
+void hist_trigger_actions(const struct hist_ctx *cx, struct hist_data *hd,
+			  struct tracing_map_elt *elt, const void *key,
+			  const uint64_t *vals);
+
+/* hist_parse.c: attributes, fields, sort keys, the map */
 int hist_parse_attrs(struct hist_err_ctx *ec, char *trigger_str,
 		     struct hist_attrs **out);
 void hist_attrs_free(struct hist_attrs *attrs);
 int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 		     struct tf_event_file *file, bool remove,
 		     struct hist_data **out);
+int hist_create_map(struct hist_data *hd);
 void hist_data_free(struct hist_data *hd);
-const char *hist_field_name(const struct hist_field *f);
-const char *hist_field_flags_str(const struct hist_field *f);
 void hist_err(struct hist_err_ctx *ec, int err_type, unsigned int pos);
 unsigned int hist_errpos(struct hist_err_ctx *ec, const char *str);
 
-/* The kernel's HIST_ERR_* list, in its order (C1). */
-enum {
-	HIST_ERR_NONE,
-	HIST_ERR_DUPLICATE_VAR,
-	HIST_ERR_VAR_NOT_UNIQUE,
-	HIST_ERR_TOO_MANY_VARS,
-	HIST_ERR_MALFORMED_ASSIGNMENT,
-	HIST_ERR_NAMED_MISMATCH,
-	HIST_ERR_TRIGGER_EEXIST,
-	HIST_ERR_TRIGGER_ENOENT_CLEAR,
-	HIST_ERR_SET_CLOCK_FAIL,
-	HIST_ERR_BAD_FIELD_MODIFIER,
-	HIST_ERR_TOO_MANY_SUBEXPR,
-	HIST_ERR_TIMESTAMP_MISMATCH,
-	HIST_ERR_TOO_MANY_FIELD_VARS,
-	HIST_ERR_EVENT_FILE_NOT_FOUND,
-	HIST_ERR_HIST_NOT_FOUND,
-	HIST_ERR_HIST_CREATE_FAIL,
-	HIST_ERR_SYNTH_VAR_NOT_FOUND,
-	HIST_ERR_SYNTH_EVENT_NOT_FOUND,
-	HIST_ERR_SYNTH_TYPE_MISMATCH,
-	HIST_ERR_SYNTH_COUNT_MISMATCH,
-	HIST_ERR_FIELD_VAR_PARSE_FAIL,
-	HIST_ERR_VAR_CREATE_FIND_FAIL,
-	HIST_ERR_ONX_NOT_VAR,
-	HIST_ERR_ONX_VAR_NOT_FOUND,
-	HIST_ERR_ONX_VAR_CREATE_FAIL,
-	HIST_ERR_FIELD_VAR_CREATE_FAIL,
-	HIST_ERR_TOO_MANY_PARAMS,
-	HIST_ERR_PARAM_NOT_FOUND,
-	HIST_ERR_INVALID_PARAM,
-	HIST_ERR_ACTION_NOT_FOUND,
-	HIST_ERR_NO_SAVE_PARAMS,
-	HIST_ERR_TOO_MANY_SAVE_ACTIONS,
-	HIST_ERR_ACTION_MISMATCH,
-	HIST_ERR_NO_CLOSING_PAREN,
-	HIST_ERR_SUBSYS_NOT_FOUND,
-	HIST_ERR_INVALID_SUBSYS_EVENT,
-	HIST_ERR_INVALID_REF_KEY,
-	HIST_ERR_VAR_NOT_FOUND,
-	HIST_ERR_FIELD_NOT_FOUND,
-	HIST_ERR_EMPTY_ASSIGNMENT,
-	HIST_ERR_INVALID_SORT_MODIFIER,
-	HIST_ERR_EMPTY_SORT_FIELD,
-	HIST_ERR_TOO_MANY_SORT_FIELDS,
-	HIST_ERR_INVALID_SORT_FIELD,
-	HIST_ERR_INVALID_STR_OPERAND,
-	HIST_ERR_EXPECT_NUMBER,
-	HIST_ERR_UNARY_MINUS_SUBEXPR,
-	HIST_ERR_DIVISION_BY_ZERO,
-	HIST_ERR_NEED_NOHC_VAL,
-	HIST_ERR_MAX
-};
-extern const char *const hist_err_text[HIST_ERR_MAX];
-
-/* hist_trigger.c */
+/* hist_trigger.c: the command and the event path */
 extern const struct tf_event_command hist_command;
+int hist_parse_cmd(struct hist_err_ctx *outer, struct tf_event_file *file,
+		   const char *glob, const char *param_and_filter);
+void hist_copy_str(char *dst, const struct hist_field *f,
+		   const struct tf_record *rec, uint64_t v);
+void hist_copy_stack(char *dst, const struct tf_record *rec);
 #define HIST_MAP_SLOTS(nr_cpus) ((nr_cpus) + 16 > TRACING_MAP_SLOTS_MAX ? \
 				 TRACING_MAP_SLOTS_MAX : (nr_cpus) + 16)
 
-/* hist_print.c */
+/* hist_print.c: read-back, the hist file, hist_debug */
 void hist_trigger_print(struct tf_trigger *data, struct strbuf *out);
+void hist_print_key(struct strbuf *out, const struct hist_data *hd,
+		    const void *key, const char *comm);
+void hist_debug_flags(struct strbuf *out, unsigned long flags);
+const char *hist_debug_generic_name(const struct hist_field *f);
+bool hist_debug_field(struct strbuf *out, const struct hist_field *f,
+		      unsigned long need);
 
 #endif

@@ -17,57 +17,9 @@
 
 #include "hist/hist_internal.h"
 
-const char *const hist_err_text[HIST_ERR_MAX] = {
-	"No error",
-	"Variable already defined",
-	"Variable name not unique, need to use fully qualified name (subsys.event.var) for variable",
-	"Too many variables defined",
-	"Malformed assignment",
-	"Named hist trigger doesn't match existing named trigger (includes variables)",
-	"Hist trigger already exists",
-	"Can't clear or continue a nonexistent hist trigger",
-	"Couldn't set trace_clock",
-	"Invalid field modifier",
-	"Too many subexpressions (3 max)",
-	"Timestamp units in expression don't match",
-	"Too many field variables defined",
-	"Event file not found",
-	"Matching event histogram not found",
-	"Couldn't create histogram for field",
-	"Couldn't find synthetic variable",
-	"Couldn't find synthetic event",
-	"Param type doesn't match synthetic event field type",
-	"Param count doesn't match synthetic event field count",
-	"Couldn't parse field variable",
-	"Couldn't create or find variable",
-	"For onmax(x) or onchange(x), x must be a variable",
-	"Couldn't find onmax or onchange variable",
-	"Couldn't create onmax or onchange variable",
-	"Couldn't create field variable",
-	"Too many action params",
-	"Couldn't find param",
-	"Invalid action param",
-	"No action found",
-	"No params found for save()",
-	"Can't have more than one save() action per hist",
-	"Handler doesn't support action",
-	"No closing paren found",
-	"Missing subsystem",
-	"Invalid subsystem or event name",
-	"Using variable references in keys not supported",
-	"Couldn't find variable",
-	"Couldn't find field",
-	"Empty assignment",
-	"Invalid sort modifier",
-	"Empty sort field",
-	"Too many sort fields (Max = 2)",
-	"Sort field must be a key or a val",
-	"String type can not be an operand in expression",
-	"Expecting numeric literal",
-	"Unary minus not supported in sub-expressions",
-	"Division by zero",
-	"Non-hitcount value is required for 'nohitcount'",
-};
+#define C(a, b) b,
+const char *const hist_err_text[HIST_ERR_MAX] = { HIST_ERRORS };
+#undef C
 
 /* ---- error_log ---------------------------------------------------------- */
 
@@ -91,6 +43,8 @@ void hist_err(struct hist_err_ctx *ec, int err_type, unsigned int pos)
 
 /* ---- attributes ---------------------------------------------------------- */
 
+static void free_var_defs(struct hist_attrs *attrs);
+
 void hist_attrs_free(struct hist_attrs *attrs)
 {
 	if (!attrs)
@@ -102,7 +56,19 @@ void hist_attrs_free(struct hist_attrs *attrs)
 	free(attrs->clock);
 	for (unsigned int i = 0; i < attrs->n_assignments; i++)
 		free(attrs->assignment_str[i]);
+	for (unsigned int i = 0; i < attrs->n_actions; i++)
+		free(attrs->action_str[i]);
+	free_var_defs(attrs);
 	free(attrs);
+}
+
+static void free_var_defs(struct hist_attrs *attrs)
+{
+	for (unsigned int i = 0; i < attrs->n_vars; i++) {
+		free(attrs->var_name[i]);
+		free(attrs->var_expr[i]);
+	}
+	attrs->n_vars = 0;
 }
 
 static int parse_map_size(const char *str)
@@ -168,11 +134,7 @@ static int parse_assignment(struct hist_err_ctx *ec, char *str,
 		attrs->map_bits = bits;
 		return 0;
 	}
-	/*
-	 * A variable definition.  Variables are not implemented yet: the
-	 * definition is checked in hist_create_data (for the kernel's
-	 * "Couldn't find field" on a bad expression) and then refused.
-	 */
+	/* variable definitions, split by parse_var_defs() */
 	if (attrs->n_assignments == TRACING_MAP_VARS_MAX) {
 		hist_err(ec, HIST_ERR_TOO_MANY_VARS, hist_errpos(ec, str));
 		return -EINVAL;
@@ -214,9 +176,15 @@ int hist_parse_attrs(struct hist_err_ctx *ec, char *trigger_str,
 			attrs->cont = true;
 		} else if (!strcmp(str, "clear")) {
 			attrs->clear = true;
-		} else if (!strncmp(str, "onmatch(", 8) || !strncmp(str, "onmax(", 6) ||
-			   !strncmp(str, "onchange(", 9)) {
-			/* handlers/actions: not implemented (refused later) */
+		} else if (attrs->n_actions < HIST_ACTIONS_MAX &&
+			   (!strncmp(str, "onmatch(", 8) ||
+			    !strncmp(str, "onmax(", 6) ||
+			    !strncmp(str, "onchange(", 9))) {
+			attrs->action_str[attrs->n_actions] = strdup(str);
+			if (!attrs->action_str[attrs->n_actions]) {
+				ret = -ENOMEM;
+				goto fail;
+			}
 			attrs->n_actions++;
 		} else {
 			ret = -EINVAL;
@@ -240,25 +208,33 @@ fail:
 
 /* ---- the fields of a hist_data ------------------------------------------ */
 
+/* The kernel's __create_val_field(): a value or (@var_name) a variable. */
 static int create_val_field(struct parse_state *ps, unsigned int idx,
-			    const char *field_str)
+			    const char *var_name, const char *field_str,
+			    unsigned long flags)
 {
 	struct hist_data *hd = ps->hd;
 	char *s = strdup(field_str);
 	unsigned int n_subexprs = 0;
 	struct hist_field *f;
+	unsigned long bad;
 	int err = 0;
 
 	if (!s)
 		return -ENOMEM;
-	f = parse_expr(ps, s, 0, &n_subexprs, &err);
+	f = parse_expr(ps, s, flags, var_name, &n_subexprs, &err);
 	free(s);
 	if (!f)
 		return err ? err : -EINVAL;
 	/* 6.12 accepts .percent and .graph on values (the oracle) */
-	if (f->flags & (HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_LOG2 |
-			HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET |
-			HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE)) {
+	if (f->flags & HIST_FIELD_FL_VAR)
+		bad = HIST_FIELD_FL_GRAPH | HIST_FIELD_FL_PERCENT |
+		      HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_LOG2;
+	else
+		bad = HIST_FIELD_FL_BUCKET | HIST_FIELD_FL_LOG2 |
+		      HIST_FIELD_FL_SYM | HIST_FIELD_FL_SYM_OFFSET |
+		      HIST_FIELD_FL_SYSCALL | HIST_FIELD_FL_STACKTRACE;
+	if (f->flags & bad) {
 		destroy_hist_field(f);
 		hist_err(ps->ec, HIST_ERR_BAD_FIELD_MODIFIER,
 			 hist_errpos(ps->ec, field_str));
@@ -277,8 +253,9 @@ static int create_val_fields(struct parse_state *ps)
 	char *fields_str, *copy = NULL, *field_str;
 	int ret = 0;
 
-	hd->fields[HITCOUNT_IDX] = create_hist_field(NULL, HIST_FIELD_FL_HITCOUNT,
-						     NULL);
+	hd->fields[HITCOUNT_IDX] = create_hist_field(hd, NULL,
+						     HIST_FIELD_FL_HITCOUNT,
+						     NULL, NULL);
 	if (!hd->fields[HITCOUNT_IDX])
 		return -ENOMEM;
 	hd->n_vals++;
@@ -295,7 +272,7 @@ static int create_val_fields(struct parse_state *ps)
 			break;
 		if (!strcmp(field_str, "hitcount") && !n_hitcount++)
 			continue;
-		ret = create_val_field(ps, j++, field_str);
+		ret = create_val_field(ps, j++, NULL, field_str, 0);
 		if (ret)
 			goto out;
 	}
@@ -318,8 +295,8 @@ static int create_key_field(struct parse_state *ps, unsigned int idx,
 	struct hist_field *f;
 
 	if (!strcmp(field_str, "stacktrace")) {
-		f = create_hist_field(NULL, HIST_FIELD_FL_KEY |
-				      HIST_FIELD_FL_STACKTRACE, NULL);
+		f = create_hist_field(hd, NULL, HIST_FIELD_FL_KEY |
+				      HIST_FIELD_FL_STACKTRACE, NULL, NULL);
 		if (!f)
 			return -ENOMEM;
 	} else {
@@ -329,10 +306,17 @@ static int create_key_field(struct parse_state *ps, unsigned int idx,
 
 		if (!s)
 			return -ENOMEM;
-		f = parse_expr(ps, s, HIST_FIELD_FL_KEY, &n_subexprs, &err);
+		f = parse_expr(ps, s, HIST_FIELD_FL_KEY, NULL, &n_subexprs,
+			       &err);
 		free(s);
 		if (!f)
 			return err ? err : -EINVAL;
+		if (hist_field_has_vars(f)) {
+			hist_err(ps->ec, HIST_ERR_INVALID_REF_KEY,
+				 hist_errpos(ps->ec, field_str));
+			destroy_hist_field(f);
+			return -EINVAL;
+		}
 	}
 	key_size = (f->size + 7) & ~7u;
 	hd->fields[idx] = f;
@@ -430,8 +414,11 @@ static int create_sort_keys(struct parse_state *ps)
 			continue;
 		}
 		for (j = 1, k = 1; j < hd->n_fields; j++) {
-			unsigned int idx = k++;
+			unsigned int idx;
 
+			if (hd->fields[j]->flags & HIST_FIELD_FL_VAR)
+				continue;
+			idx = k++;
 			if (!strcmp(field_name, hist_field_name(hd->fields[j]))) {
 				sk->field_idx = idx;
 				desc = is_descending(ec, field_str);
@@ -457,50 +444,103 @@ out:
 	return ret;
 }
 
-/*
- * Variable definitions ("x=expr"): not implemented yet.  They are parsed
- * as the kernel does (parse_var_defs, create_var_fields), so that a bad
- * one gets the kernel's error; the caller then refuses the command.
- */
-static int check_var_defs(struct parse_state *ps)
+/* The kernel's parse_var_defs(): "a=x,b=y" assignments into names and
+ * expressions. */
+static int parse_var_defs(struct parse_state *ps)
 {
 	struct hist_attrs *attrs = ps->hd->attrs;
-	unsigned int i, n_vars = 0;
-	int ret = 0;
+	unsigned int n_vars = 0;
 
-	for (i = 0; i < attrs->n_assignments && !ret; i++) {
+	for (unsigned int i = 0; i < attrs->n_assignments; i++) {
 		char *copy = strdup(attrs->assignment_str[i]), *str = copy;
-		char *field_str, *var_name;
 
 		if (!copy)
-			return -ENOMEM;
-		while (!ret && (field_str = strsep(&str, ","))) {
-			unsigned int n_subexprs = 0;
-			struct hist_field *f;
-			int err = 0;
+			goto nomem;
+		for (unsigned int j = 0; j < TRACING_MAP_VARS_MAX; j++) {
+			char *field_str = strsep(&str, ","), *var_name;
 
+			if (!field_str)
+				break;
 			var_name = strsep(&field_str, "=");
 			if (!var_name || !field_str) {
 				hist_err(ps->ec, HIST_ERR_MALFORMED_ASSIGNMENT,
 					 hist_errpos(ps->ec, var_name));
-				ret = -EINVAL;
-				break;
+				free(copy);
+				free_var_defs(attrs);
+				return -EINVAL;
 			}
-			if (n_vars++ == TRACING_MAP_VARS_MAX) {
+			if (n_vars == TRACING_MAP_VARS_MAX) {
 				hist_err(ps->ec, HIST_ERR_TOO_MANY_VARS,
 					 hist_errpos(ps->ec, var_name));
-				ret = -EINVAL;
-				break;
+				free(copy);
+				free_var_defs(attrs);
+				return -EINVAL;
 			}
-			f = parse_expr(ps, field_str, HIST_FIELD_FL_VAR,
-				       &n_subexprs, &err);
-			if (!f)
-				ret = err ? err : -EINVAL;
-			destroy_hist_field(f);
+			attrs->var_name[n_vars] = strdup(var_name);
+			attrs->var_expr[n_vars] = strdup(field_str);
+			if (!attrs->var_name[n_vars] || !attrs->var_expr[n_vars]) {
+				free(attrs->var_name[n_vars]);
+				free(attrs->var_expr[n_vars]);
+				free(copy);
+				goto nomem;
+			}
+			attrs->n_vars = ++n_vars;
 		}
 		free(copy);
 	}
-	return ret;
+	return 0;
+nomem:
+	free_var_defs(attrs);
+	return -ENOMEM;
+}
+
+/* A variable of common_pid.execname holds the comm (update_var_execname). */
+static int var_execname(struct hist_field *f)
+{
+	char *type = strdup("char[]");
+
+	if (!type)
+		return -ENOMEM;
+	f->flags = HIST_FIELD_FL_STRING | HIST_FIELD_FL_VAR |
+		   HIST_FIELD_FL_EXECNAME;
+	f->size = MAX_FILTER_STR_VAL;
+	f->is_signed = false;
+	free(f->type);
+	f->type = type;
+	f->fn = HIST_FN_EXECNAME;
+	return 0;
+}
+
+/* The kernel's create_var_fields(): variables after the values. */
+static int create_var_fields(struct parse_state *ps)
+{
+	struct hist_data *hd = ps->hd;
+	struct hist_attrs *attrs = hd->attrs;
+	unsigned int j = hd->n_vals;
+
+	for (unsigned int i = 0; i < attrs->n_vars; i++, j++) {
+		const char *name = attrs->var_name[i];
+		struct hist_field *f;
+		int ret;
+
+		if (find_var(hd, hd->file, name) && !hd->remove) {
+			hist_err(ps->ec, HIST_ERR_DUPLICATE_VAR,
+				 hist_errpos(ps->ec, name));
+			return -EINVAL;
+		}
+		hd->n_vars++;
+		ret = create_val_field(ps, j, name, attrs->var_expr[i],
+				       HIST_FIELD_FL_VAR);
+		if (ret)
+			return ret;
+		f = hd->fields[j];
+		if ((f->flags & HIST_FIELD_FL_EXECNAME) && (ret = var_execname(f)))
+			return ret;
+		if (!(f->flags & HIST_FIELD_FL_ALIAS) &&
+		    (f->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE)))
+			f->var_str_idx = hd->n_var_str++;
+	}
+	return 0;
 }
 
 static tracing_map_cmp_fn_t key_cmp_fn(const struct hist_field *f)
@@ -551,21 +591,33 @@ void hist_data_free(struct hist_data *hd)
 
 	if (!hd)
 		return;
+	remove_hist_vars(hd);
+	hist_attrs_free(hd->attrs);
 	for (i = 0; i < HIST_FIELDS_MAX; i++)
 		destroy_hist_field(hd->fields[i]);
-	hist_attrs_free(hd->attrs);
+	for (i = 0; i < hd->n_var_refs; i++)
+		destroy_var_ref(hd->var_refs[i]);
 	if (hd->map)
 		tracing_map_destroy(hd->map);
+	destroy_actions(hd);
+	destroy_field_vars(hd);
+	destroy_field_var_hists(hd);
 	free(hd);
 }
 
+/*
+ * The kernel's create_hist_data(): actions parsed, fields and sort keys
+ * made, the variables given their slots (create_tracing_map_fields).
+ * The map itself comes with hist_create_map(), once the actions have
+ * made their variables.  On error @attrs stays the caller's.
+ */
 int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 		     struct tf_event_file *file, bool remove,
 		     struct hist_data **out)
 {
 	struct hist_data *hd = calloc(1, sizeof(*hd));
 	struct parse_state ps = { ec, hd, file->event };
-	unsigned int i, bits, nr_cpus;
+	unsigned int i;
 	int ret;
 
 	if (!hd)
@@ -573,54 +625,43 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 	hd->attrs = attrs;
 	hd->remove = remove;
 	hd->file = file;
-
-	if (attrs->n_actions) {		/* handlers: not implemented */
-		ret = -EINVAL;
-		goto fail;
-	}
-	ret = create_val_fields(&ps);
+	hd->map_bits = attrs->map_bits ? attrs->map_bits
+				       : TRACING_MAP_BITS_DEFAULT;
+	ret = parse_actions(ec, hd);
 	if (ret)
 		goto fail;
-	if (attrs->n_assignments) {	/* variables: not implemented */
-		ret = check_var_defs(&ps);
-		if (!ret)
-			ret = -EINVAL;
+	ret = parse_var_defs(&ps);
+	if (ret)
 		goto fail;
-	}
-	ret = create_key_fields(&ps);
+	ret = create_val_fields(&ps);
+	if (!ret)
+		ret = create_var_fields(&ps);
+	if (!ret)
+		ret = create_key_fields(&ps);
+	free_var_defs(attrs);
 	if (ret)
 		goto fail;
 	ret = create_sort_keys(&ps);
 	if (ret)
 		goto fail;
+	for (i = 0; i < hd->n_fields; i++) {
+		struct hist_field *f = hd->fields[i];
 
-	bits = attrs->map_bits ? attrs->map_bits : TRACING_MAP_BITS_DEFAULT;
-	nr_cpus = file->tr && file->tr->tracing ? (unsigned)file->tr->tracing->nr_cpus : 1;
-	ret = tracing_map_create(bits, hd->key_size, hd->n_vals, 0,
-				 hist_map_slots(nr_cpus, bits, hd->n_vals), &hd->map);
-	if (ret) {
-		hd->map = NULL;
-		goto fail;
-	}
-	for (i = hd->n_vals; i < hd->n_fields; i++) {
-		int idx = tracing_map_add_key_field(hd->map, hd->fields[i]->offset,
-						    key_cmp_fn(hd->fields[i]));
-
-		if (idx < 0) {
-			ret = idx;
-			goto fail;
+		if (f->flags & HIST_FIELD_FL_VAR) {
+			f->var.idx = hd->n_map_vars++;
+			f->var.hist_data = hd;
 		}
-	}
-	for (i = 0; i < hd->n_fields; i++)
-		if (hd->fields[i]->flags & HIST_FIELD_FL_EXECNAME)
+		if (f->flags & HIST_FIELD_FL_EXECNAME)
 			hd->need_comm = true;
+	}
 	/* the event path skips clearing a key that its fields overwrite */
 	hd->key_filled = hd->key_size == 8 * hd->n_keys;
 	/* the event path's fast case: one event field as the key, sums of
 	 * hitcount and event fields (hist_trigger.c hist_update_simple) */
 	hd->simple = hd->n_keys == 1 && hd->key_size == 8 && !hd->need_comm &&
 		     hd->fields[hd->n_vals]->fn == HIST_FN_NUM &&
-		     !(hd->fields[hd->n_vals]->flags & HIST_FIELD_FL_STRING);
+		     !(hd->fields[hd->n_vals]->flags & HIST_FIELD_FL_STRING) &&
+		     !hd->n_actions && !hd->n_var_refs && !hd->n_vars;
 	for (i = 0; i < hd->n_vals; i++)
 		if ((hd->fields[i]->fn != HIST_FN_NUM &&
 		     hd->fields[i]->fn != HIST_FN_COUNTER) ||
@@ -638,4 +679,35 @@ fail:
 	hd->attrs = NULL;	/* the caller still owns attrs */
 	hist_data_free(hd);
 	return ret;
+}
+
+/* The map, with the key fields and every variable the actions made
+ * (the kernel's tracing_map_create + tracing_map_init). */
+int hist_create_map(struct hist_data *hd)
+{
+	unsigned int nr_cpus, n_sums = hd->n_vals - hd->n_vars;
+	unsigned int n_strs = hd->n_field_var_str + hd->n_save_var_str +
+			      hd->n_var_str;
+	int ret;
+
+	if (n_strs > HIST_PARAMS_MAX)
+		return -EINVAL;
+	nr_cpus = hd->file->tr && hd->file->tr->tracing ?
+		  (unsigned)hd->file->tr->tracing->nr_cpus : 1;
+	ret = tracing_map_create_strs(hd->map_bits, hd->key_size, n_sums,
+				      hd->n_map_vars, n_strs,
+				      hist_map_slots(nr_cpus, hd->map_bits,
+						     n_sums), &hd->map);
+	if (ret) {
+		hd->map = NULL;
+		return ret;
+	}
+	for (unsigned int i = hd->n_vals; i < hd->n_fields; i++) {
+		int idx = tracing_map_add_key_field(hd->map, hd->fields[i]->offset,
+						    key_cmp_fn(hd->fields[i]));
+
+		if (idx < 0)
+			return idx;
+	}
+	return 0;
 }

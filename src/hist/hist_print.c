@@ -19,12 +19,18 @@ static void hist_field_print(struct strbuf *out, const struct hist_field *f)
 {
 	const char *fl;
 
-	if (f->flags & HIST_FIELD_FL_CPU)
+	if (f->var.name)
+		sb_printf(out, "%s=", f->var.name);
+	if (f->flags & HIST_FIELD_FL_CPU) {
 		sb_puts(out, "common_cpu");
-	else if (f->flags & HIST_FIELD_FL_CONST)
+	} else if (f->flags & HIST_FIELD_FL_CONST) {
 		sb_printf(out, "%llu", (unsigned long long)f->constant);
-	else
+	} else {
+		if ((f->flags & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_ALIAS)) &&
+		    !f->system)
+			sb_putc(out, '$');
 		sb_puts(out, hist_field_name(f));
+	}
 	if (f->flags && !(f->flags & (HIST_FIELD_FL_VAR_REF | HIST_FIELD_FL_EXPR |
 				      HIST_FIELD_FL_STACKTRACE))) {
 		fl = hist_field_flags_str(f);
@@ -39,8 +45,8 @@ void hist_trigger_print(struct tf_trigger *data, struct strbuf *out)
 {
 	struct hist_trigger *ht = data->private_data;
 	struct hist_data *hd = ht->hist_data;
-	bool show_val = false;
-	unsigned int i;
+	bool show_val = false, have_var = false;
+	unsigned int i, n;
 
 	sb_puts(out, HIST_PREFIX);
 	if (ht->name)
@@ -62,6 +68,10 @@ void hist_trigger_print(struct tf_trigger *data, struct strbuf *out)
 	}
 	sb_puts(out, ":vals=");
 	for (i = 0; i < hd->n_vals; i++) {
+		if (hd->fields[i]->flags & HIST_FIELD_FL_VAR) {
+			have_var = true;
+			continue;
+		}
 		if (i == HITCOUNT_IDX) {
 			if (hd->attrs->no_hitcount)
 				continue;
@@ -73,24 +83,39 @@ void hist_trigger_print(struct tf_trigger *data, struct strbuf *out)
 		}
 		show_val = true;
 	}
+	if (have_var) {
+		sb_putc(out, ':');
+		for (i = 0, n = 0; i < hd->n_vals; i++) {
+			if (!(hd->fields[i]->flags & HIST_FIELD_FL_VAR))
+				continue;
+			if (n++)
+				sb_putc(out, ',');
+			hist_field_print(out, hd->fields[i]);
+		}
+	}
 	sb_puts(out, ":sort=");
 	for (i = 0; i < hd->n_sort_keys; i++) {
 		unsigned int idx = hd->sort_keys[i].field_idx;
 
 		if (i > 0)
 			sb_putc(out, ',');
-		if (idx == HITCOUNT_IDX)
+		if (idx == HITCOUNT_IDX) {
 			sb_puts(out, "hitcount");
-		else
+		} else {
+			/* sort indices skip the variables */
+			if (idx >= hd->n_vals - hd->n_vars)
+				idx += hd->n_vars;
 			hist_field_print(out, hd->fields[idx]);
+		}
 		if (hd->sort_keys[i].descending)
 			sb_puts(out, ".descending");
 	}
-	sb_printf(out, ":size=%u", 1u << rcu_dereference(hd->map)->map_bits);
+	sb_printf(out, ":size=%u", 1u << hd->map_bits);
 	if (hd->enable_timestamps)
 		sb_printf(out, ":clock=%s", hd->attrs->clock);
 	if (hd->attrs->no_hitcount)
 		sb_puts(out, ":nohitcount");
+	print_actions_spec(out, hd);
 	if (data->filter_str)
 		sb_printf(out, " if %s", data->filter_str);
 	sb_puts(out, __atomic_load_n(&data->paused, __ATOMIC_RELAXED) ?
@@ -159,8 +184,8 @@ static void sb_pad(struct strbuf *out, size_t start, size_t w)
 		sb_putc(out, ' ');
 }
 
-static void print_key(struct strbuf *out, const struct hist_data *hd,
-		      const void *key, const struct tracing_map_elt *elt)
+void hist_print_key(struct strbuf *out, const struct hist_data *hd,
+		    const void *key, const char *comm)
 {
 	bool multiline = false;
 	unsigned int i;
@@ -186,7 +211,7 @@ static void print_key(struct strbuf *out, const struct hist_data *hd,
 			tf_hist_format_sym(out, v, off);
 			sb_pad(out, start, off ? 55 : 45);
 		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
-			sb_printf(out, "%s: %-16s[%10llu]", name, elt->comm,
+			sb_printf(out, "%s: %-16s[%10llu]", name, comm,
 				  (unsigned long long)key_u64(key, f));
 		} else if (f->flags & HIST_FIELD_FL_SYSCALL) {
 			const char *sc;
@@ -317,7 +342,7 @@ static int print_entries(struct strbuf *out, const struct hist_data *hd,
 			__builtin_prefetch(ents[i + 8]);
 		if (i + 4 < n)
 			__builtin_prefetch(ents[i + 4]->key);
-		print_key(out, hd, ents[i]->key, ents[i]->elt);
+		hist_print_key(out, hd, ents[i]->key, ents[i]->elt->comm);
 		if (!hd->attrs->no_hitcount)
 			print_val(out, "hitcount", 0, ents[i]->sums[0], &stats[0]);
 		for (j = 1; j < hd->n_vals; j++) {
@@ -329,6 +354,8 @@ static int print_entries(struct strbuf *out, const struct hist_data *hd,
 			print_val(out, hist_field_name(f), f->flags,
 				  ents[i]->sums[j], &stats[j]);
 		}
+		if (hd->n_actions)
+			print_actions(out, hd, ents[i]->elt);
 		sb_putc(out, '\n');
 	}
 	if (ents)
@@ -353,6 +380,7 @@ static void hist_trigger_show(struct strbuf *out, struct tf_trigger *data,
 	n_entries = print_entries(out, hd, map);
 	if (n_entries < 0)
 		n_entries = 0;
+	track_data_snapshot_print(out, hd);
 	tracing_map_read_totals(map, &totals);
 	sb_printf(out, "\nTotals:\n    Hits: %llu\n    Entries: %u\n    Dropped: %llu\n",
 		  (unsigned long long)totals.hits, (unsigned int)n_entries,
@@ -392,7 +420,7 @@ uint64_t tf_hist_hit_count(struct tf_event_file *file)
 
 /* ---- hist_debug ----------------------------------------------------------- */
 
-static void debug_flags(struct strbuf *out, unsigned long flags)
+void hist_debug_flags(struct strbuf *out, unsigned long flags)
 {
 	sb_puts(out, "      flags:\n");
 	if (flags & HIST_FIELD_FL_KEY)
@@ -411,27 +439,103 @@ static void debug_flags(struct strbuf *out, unsigned long flags)
 		sb_puts(out, "        HIST_FIELD_FL_CONST\n");
 }
 
-static void debug_field(struct strbuf *out, const struct hist_field *f,
-			unsigned long need)
+/* cpu, CPU, comm, COMM: the kernel's generic event fields, which it
+ * shows as the field of the hist_field; NULL for others. */
+const char *hist_debug_generic_name(const struct hist_field *f)
 {
+	if (!f->field && (f->flags & (HIST_FIELD_FL_CPU | HIST_FIELD_FL_COMM)) &&
+	    f->name && strncmp(f->name, "common_", 7))
+		return f->name;
+	return NULL;
+}
+
+/* The kernel's hist_field_debug_show(); false: it stopped (bad flags). */
+bool hist_debug_field(struct strbuf *out, const struct hist_field *f,
+		      unsigned long need)
+{
+	const char *generic = hist_debug_generic_name(f);
+
 	if ((f->flags & need) != need) {
 		sb_printf(out, "ERROR: bad flags - %lx\n", need);
-		return;
+		return false;
 	}
-	debug_flags(out, f->flags);
+	hist_debug_flags(out, f->flags);
 	if (f->field)
 		sb_printf(out, "      ftrace_event_field name: %s\n", f->field->name);
-	else if ((f->flags & (HIST_FIELD_FL_CPU | HIST_FIELD_FL_COMM)) &&
-		 strncmp(hist_field_name(f), "common_", 7))
-		/* cpu, CPU, comm, COMM: the kernel's generic event fields */
-		sb_printf(out, "      ftrace_event_field name: %s\n",
-			  hist_field_name(f));
+	else if (generic)
+		sb_printf(out, "      ftrace_event_field name: %s\n", generic);
+	if (f->flags & HIST_FIELD_FL_VAR) {
+		sb_printf(out, "      var.name: %s\n", f->var.name);
+		sb_printf(out, "      var.idx (into tracing_map_elt.vars[]): %u\n",
+			  f->var.idx);
+	}
 	if (f->flags & HIST_FIELD_FL_CONST)
 		sb_printf(out, "      constant: %llu\n",
 			  (unsigned long long)f->constant);
-	sb_printf(out, "      type: %s\n", f->type);
+	if (f->flags & HIST_FIELD_FL_ALIAS)
+		sb_printf(out, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+			  f->var_ref_idx);
+	if (f->flags & HIST_FIELD_FL_VAR_REF) {
+		sb_printf(out, "      name: %s\n", f->name ? f->name : "");
+		sb_printf(out, "      var.idx (into tracing_map_elt.vars[]): %u\n",
+			  f->var.idx);
+		sb_printf(out, "      var.hist_data: %016llx\n",
+			  (unsigned long long)(f->var.hist_data ?
+					       f->var.hist_data->id : 0));
+		sb_printf(out, "      var_ref_idx (into hist_data->var_refs[]): %u\n",
+			  f->var_ref_idx);
+		if (f->system)
+			sb_printf(out, "      system: %s\n", f->system);
+		if (f->event_name)
+			sb_printf(out, "      event_name: %s\n", f->event_name);
+	}
+	sb_printf(out, "      type: %s\n", f->type ? f->type : "");
 	sb_printf(out, "      size: %u\n", f->size);
 	sb_printf(out, "      is_signed: %u\n", f->is_signed ? 1 : 0);
+	return true;
+}
+
+static void hist_trigger_debug_show(struct strbuf *out, struct tf_trigger *data,
+				    int n)
+{
+	struct hist_data *hd = ((struct hist_trigger *)data->private_data)
+			       ->hist_data;
+	unsigned int i;
+
+	if (n > 0)
+		sb_puts(out, "\n\n");
+	sb_puts(out, "# event histogram\n#\n# trigger info: ");
+	data->ops->print(data, out);
+	sb_puts(out, "#\n\n");
+	sb_printf(out, "hist_data: %016llx\n\n", (unsigned long long)hd->id);
+	sb_printf(out, "  n_vals: %u\n", hd->n_vals);
+	sb_printf(out, "  n_keys: %u\n", hd->n_keys);
+	sb_printf(out, "  n_fields: %u\n", hd->n_fields);
+	sb_puts(out, "\n  val fields:\n\n");
+	sb_puts(out, "    hist_data->fields[0]:\n");
+	if (!hist_debug_field(out, hd->fields[0], HIST_FIELD_FL_HITCOUNT))
+		return;
+	for (i = 1; i < hd->n_vals; i++) {
+		sb_printf(out, "\n    hist_data->fields[%u]:\n", i);
+		if (!hist_debug_field(out, hd->fields[i], 0))
+			return;
+	}
+	sb_puts(out, "\n  key fields:\n");
+	for (i = hd->n_vals; i < hd->n_fields; i++) {
+		sb_printf(out, "\n    hist_data->fields[%u]:\n", i);
+		if (!hist_debug_field(out, hd->fields[i], HIST_FIELD_FL_KEY))
+			return;
+	}
+	if (hd->n_var_refs)
+		sb_puts(out, "\n  variable reference fields:\n");
+	for (i = 0; i < hd->n_var_refs; i++) {
+		sb_printf(out, "\n    hist_data->var_refs[%u]:\n", i);
+		if (!hist_debug_field(out, hd->var_refs[i], HIST_FIELD_FL_VAR_REF))
+			return;
+	}
+	if (!hist_field_vars_debug(out, hd))
+		return;
+	hist_actions_debug(out, hd);
 }
 
 void tf_hist_debug_show(struct tf_event_file *file, struct strbuf *out)
@@ -440,34 +544,8 @@ void tf_hist_debug_show(struct tf_event_file *file, struct strbuf *out)
 	int n = 0;
 
 	tf_rcu_read_lock();
-	cds_list_for_each_entry_rcu(data, &file->triggers, list) {
-		struct hist_data *hd;
-		unsigned int i;
-
-		if (data->cmd != &hist_command)
-			continue;
-		hd = ((struct hist_trigger *)data->private_data)->hist_data;
-		if (n++ > 0)
-			sb_puts(out, "\n\n");
-		sb_puts(out, "# event histogram\n#\n# trigger info: ");
-		data->ops->print(data, out);
-		sb_puts(out, "#\n\n");
-		sb_printf(out, "hist_data: %016llx\n\n", (unsigned long long)hd->id);
-		sb_printf(out, "  n_vals: %u\n", hd->n_vals);
-		sb_printf(out, "  n_keys: %u\n", hd->n_keys);
-		sb_printf(out, "  n_fields: %u\n", hd->n_fields);
-		sb_puts(out, "\n  val fields:\n\n");
-		sb_puts(out, "    hist_data->fields[0]:\n");
-		debug_field(out, hd->fields[0], HIST_FIELD_FL_HITCOUNT);
-		for (i = 1; i < hd->n_vals; i++) {
-			sb_printf(out, "\n    hist_data->fields[%u]:\n", i);
-			debug_field(out, hd->fields[i], 0);
-		}
-		sb_puts(out, "\n  key fields:\n");
-		for (i = hd->n_vals; i < hd->n_fields; i++) {
-			sb_printf(out, "\n    hist_data->fields[%u]:\n", i);
-			debug_field(out, hd->fields[i], HIST_FIELD_FL_KEY);
-		}
-	}
+	cds_list_for_each_entry_rcu(data, &file->triggers, list)
+		if (data->cmd == &hist_command)
+			hist_trigger_debug_show(out, data, n++);
 	tf_rcu_read_unlock();
 }

@@ -21,6 +21,7 @@
 #include "buffer/trace_clock.h"
 #include "filter/filter.h"
 #include "hist/hist_internal.h"
+#include "synth/synth.h"
 #include "util/rcu.h"
 
 /* ---- ingest slots: one per live thread, reused after it exits ---------- */
@@ -202,6 +203,9 @@ static bool hist_trigger_match(const struct tf_trigger *data,
 		    a->offset != b->offset || a->size != b->size ||
 		    a->is_signed != b->is_signed)
 			return false;
+		if (!!a->var.name != !!b->var.name ||
+		    (a->var.name && strcmp(a->var.name, b->var.name) != 0))
+			return false;
 	}
 	for (i = 0; i < hd->n_sort_keys; i++)
 		if (hd->sort_keys[i].field_idx != ht->sort_keys[i].field_idx ||
@@ -210,17 +214,24 @@ static bool hist_trigger_match(const struct tf_trigger *data,
 	if (!ignore_filter && data->filter_str &&
 	    strcmp(data->filter_str, test->filter_str))
 		return false;
-	return true;
+	return actions_match(hd, ht);
 }
 
 /* ---- the trigger ops ----------------------------------------------------- */
 
+/*
+ * The last trigger of a histogram is gone: its variables leave the
+ * trace array's list, the histograms made for its field variables go,
+ * then it does (event_hist_trigger_free).
+ */
 static void hist_put(struct hist_data *hd)
 {
 	if (--hd->refs > 0)
 		return;
 	if (hd->attrs && hd->attrs->name)
 		del_named(hd);
+	remove_hist_vars(hd);
+	unregister_field_var_hists(hd);
 	hist_data_free(hd);
 }
 
@@ -246,18 +257,18 @@ static int hist_trigger_init(struct tf_trigger *data)
 static void hist_trigger_free(struct tf_trigger *data)
 {
 	struct hist_trigger *ht = data->private_data;
+	struct tf_synth_event *se;
 
 	if (!ht)
 		return;
+	/* a synthetic event is busy while a hist trigger is on it */
+	se = tf_synth_of_event(data->file->event);
+	if (se)
+		se->ref--;
 	hist_put(ht->hist_data);
 	free(ht->name);
 	free(ht);
 	data->private_data = NULL;
-}
-
-static uint64_t ns2usecs(uint64_t ns)
-{
-	return (ns + 500) / 1000;
 }
 
 /* trace_clock_in_ns(): common_timestamp.usecs converts only these */
@@ -266,76 +277,18 @@ static bool clock_in_ns(const struct tf_trace_array *tr)
 	return !tr || tf_trace_clocks[tr->clock_id].in_ns;
 }
 
-/* The kernel's hist_fn_call for the fields we have. */
-static uint64_t hist_fn_call(bool ts_usecs, const struct hist_field *f,
-			     const struct tf_record *rec)
-{
-	uint64_t a, b;
-
-	switch (f->fn) {
-	case HIST_FN_COUNTER:
-		return 1;
-	case HIST_FN_CONST:
-		return f->constant;
-	case HIST_FN_NUM:
-		if (f->field->offset + f->field->size > rec->size)
-			return 0;
-		return tf_field_read_u64(f->field, rec->data);
-	case HIST_FN_TIMESTAMP:
-		if (ts_usecs)
-			return ns2usecs(rec->ts);
-		return rec->ts;
-	case HIST_FN_CPU:
-		return (uint64_t)(unsigned)rec->cpu;
-	case HIST_FN_LOG2:
-		a = hist_fn_call(ts_usecs, f->operands[0], rec);
-		return a <= 1 ? 0 : 64 - __builtin_clzll(a - 1);
-	case HIST_FN_BUCKET:
-		a = hist_fn_call(ts_usecs, f->operands[0], rec);
-		return a / f->buckets * f->buckets;
-	case HIST_FN_UMINUS:
-		return (uint64_t)-(int64_t)hist_fn_call(ts_usecs, f->operands[0], rec);
-	case HIST_FN_MINUS:
-	case HIST_FN_PLUS:
-	case HIST_FN_MULT:
-	case HIST_FN_DIV:
-		a = hist_fn_call(ts_usecs, f->operands[0], rec);
-		b = hist_fn_call(ts_usecs, f->operands[1], rec);
-		if (f->fn == HIST_FN_MINUS)
-			return a - b;
-		if (f->fn == HIST_FN_PLUS)
-			return a + b;
-		if (f->fn == HIST_FN_MULT)
-			return a * b;
-		if (f->operands[1]->flags & HIST_FIELD_FL_CONST) {
-			/* the kernel's constant divisors (see parse_expr) */
-			uint64_t d = f->operands[1]->constant;
-
-			if (!(d & (d - 1)))
-				return a >> __builtin_ctzll(d);
-			if (d <= (1u << 20) && a < (1u << 20)) {
-				uint64_t mult = (1u << 20) / d;
-
-				return (a * mult + ((1u << 20) - 1)) >> 20;
-			}
-			return a / d;
-		}
-		return b ? a / b : (uint64_t)-1;
-	default:
-		return 0;
-	}
-}
-
 /* hist_fn_call with the two commonest cases inline: a field, hitcount */
-static inline uint64_t hist_value(bool ts_usecs, const struct hist_field *f,
-				  const struct tf_record *rec)
+static inline uint64_t hist_value(const struct hist_ctx *cx,
+				  const struct hist_field *f)
 {
+	const struct tf_record *rec = cx->rec;
+
 	if (f->fn == HIST_FN_NUM &&
 	    f->field->offset + f->field->size <= rec->size)
 		return tf_field_read_u64(f->field, rec->data);
 	if (f->fn == HIST_FN_COUNTER)
 		return 1;
-	return hist_fn_call(ts_usecs, f, rec);
+	return hist_fn_call(cx, f);
 }
 
 /* The comm a new entry saves (the kernel's save_comm(current)). */
@@ -393,7 +346,8 @@ static void hist_update_simple(struct hist_data *hd,
 {
 	struct tracing_map *map = rcu_dereference(hd->map);
 	const struct hist_field *kf = hd->fields[hd->n_vals];
-	uint64_t key = hist_value(false, kf, rec), *sums;
+	struct hist_ctx cx = { .rec = rec };
+	uint64_t key = hist_value(&cx, kf), *sums;
 	unsigned int i, slot = hist_slot(map->n_slots);
 	struct tracing_map_elt *elt;
 
@@ -402,7 +356,7 @@ static void hist_update_simple(struct hist_data *hd,
 		return;
 	sums = tracing_map_slot_sums(map, slot, elt);
 	for (i = 0; i < hd->n_vals; i++) {
-		uint64_t v = hist_value(false, hd->fields[i], rec);
+		uint64_t v = hist_value(&cx, hd->fields[i]);
 
 		/* single writer: a plain add, atomic only for readers */
 		__atomic_store_n(&sums[i], __atomic_load_n(&sums[i],
@@ -417,9 +371,165 @@ static void hist_trigger_prefetch(struct tf_trigger *data,
 	struct hist_trigger *ht = data->private_data;
 	struct hist_data *hd = ht->hist_data;
 	struct tracing_map *map = rcu_dereference(hd->map);
-	uint64_t key = hist_value(false, hd->fields[hd->n_vals], rec);
+	struct hist_ctx cx = { .rec = rec };
+	uint64_t key = hist_value(&cx, hd->fields[hd->n_vals]);
 
 	tracing_map_prefetch_word(map, hist_slot(map->n_slots), key);
+}
+
+/*
+ * The kernel's hist_pad: where a hist trigger's referenced variables are
+ * gathered for an event, per CPU there, per thread here, one level per
+ * nested trigger (an action's synthetic event firing another).  It is
+ * not cleared between events: a histogram's values that reference its
+ * own variables read what the last event left (the kernel's do too).
+ */
+#define HIST_PAD_DEPTH	4
+static __thread uint64_t hist_pad[HIST_PAD_DEPTH][TRACING_MAP_VARS_MAX];
+static __thread unsigned int hist_pad_cnt;
+
+/*
+ * The kernel's resolve_var_refs(): the values of the variables @hd
+ * references in other histograms (@self false) or in itself (@self
+ * true), looked up under this event's key; false when one is unset.
+ * A reference in an expression consumes another histogram's value.
+ */
+static bool resolve_var_refs(struct hist_data *hd, const void *key,
+			     uint64_t *vals, bool self)
+{
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		const struct hist_field *ref = hd->var_refs[i];
+		struct hist_data *vd = ref->var.hist_data;
+		struct tracing_map_elt *elt;
+		unsigned int idx = ref->var.idx;
+
+		if (!vd)
+			return false;
+		if ((self && vd != hd) || (!self && vd == hd))
+			continue;
+		elt = tracing_map_lookup(rcu_dereference(vd->map), key);
+		if (!elt || !tracing_map_var_set(elt, idx))
+			return false;
+		if (self || !ref->read_once)
+			vals[i] = tracing_map_read_var(elt, idx);
+		else
+			vals[i] = tracing_map_read_var_once(elt, idx);
+	}
+	return true;
+}
+
+/* The stack a stack key or a stack variable takes: the record's. */
+static unsigned int record_stack(const struct tf_record *rec,
+				 const uint64_t **frames)
+{
+	unsigned int n = rec->stack ? rec->nr_stack : 0;
+
+	*frames = rec->stack;
+	return n > HIST_STACKTRACE_DEPTH ? HIST_STACKTRACE_DEPTH : n;
+}
+
+/* A synthetic event's stack field: a count, then the frames. */
+static unsigned int field_stack(const struct hist_field *f,
+				const struct tf_record *rec,
+				const uint64_t **frames)
+{
+	uint32_t loc, off, len;
+	uint64_t n;
+
+	*frames = NULL;
+	if (f->field->offset + 4 > rec->size)
+		return 0;
+	memcpy(&loc, rec->data + f->field->offset, 4);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (off > rec->size || len > rec->size - off || len < 8)
+		return 0;
+	memcpy(&n, rec->data + off, 8);
+	if (n > (len - 8) / 8)
+		n = (len - 8) / 8;
+	*frames = (const uint64_t *)(rec->data + off + 8);
+	return n > HIST_STACKTRACE_DEPTH ? HIST_STACKTRACE_DEPTH : (unsigned)n;
+}
+
+void hist_copy_stack(char *dst, const struct tf_record *rec)
+{
+	const uint64_t *frames;
+	unsigned int n = rec ? record_stack(rec, &frames) : 0;
+	uint64_t count = n;
+
+	memset(dst, 0, (HIST_STACKTRACE_DEPTH + 1) * 8);
+	memcpy(dst, &count, 8);
+	if (n)
+		memcpy(dst + 8, frames, (size_t)n * 8);
+}
+
+/*
+ * A string field's value into @dst (a variable's string, HIST_STR_LEN
+ * bytes): at most the field's size less one, as the kernel's strscpy.
+ */
+void hist_copy_str(char *dst, const struct hist_field *f,
+		   const struct tf_record *rec, uint64_t v)
+{
+	unsigned int size = f->size < HIST_STR_LEN ? f->size : HIST_STR_LEN;
+	const char *s = NULL;
+	unsigned int len = 0;
+	char comm[HIST_COMM_LEN];
+
+	if (!size)
+		return;
+	if (f->fn == HIST_FN_STRING && rec) {
+		s = tf_field_read_str(f->field, rec->data, rec->size, &len);
+	} else if (f->fn == HIST_FN_COMM && rec) {
+		record_comm(rec, comm);
+		s = comm;
+		len = (unsigned int)strlen(comm);
+	} else if (v) {
+		s = (const char *)(uintptr_t)v;
+		len = (unsigned int)strnlen(s, size);
+	}
+	if (!s)
+		len = 0;
+	if (len > size - 1)
+		len = size - 1;
+	len = s ? (unsigned int)strnlen(s, len) : 0;
+	if (len)
+		memcpy(dst, s, len);
+	dst[len] = '\0';
+}
+
+/* hist_trigger_elt_update(): values, variables, field variables. */
+static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
+			    struct tracing_map *map, unsigned int slot,
+			    struct tracing_map_elt *elt)
+{
+	unsigned int str_start = hd->n_field_var_str + hd->n_save_var_str;
+
+	for (unsigned int i = 0; i < hd->n_vals; i++) {
+		const struct hist_field *f = hd->fields[i];
+		uint64_t v;
+
+		if (!(f->flags & HIST_FIELD_FL_VAR)) {
+			v = (f->flags & HIST_FIELD_FL_STRING) ? 0 :
+			    hist_value(cx, f);
+			tracing_map_update_sum(map, slot, elt, i, v);
+			continue;
+		}
+		v = hist_fn_call(cx, f);
+		if (!(f->flags & HIST_FIELD_FL_ALIAS) &&
+		    (f->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))) {
+			char *str = tracing_map_elt_str(elt, str_start +
+							f->var_str_idx);
+
+			if (f->flags & HIST_FIELD_FL_STRING)
+				hist_copy_str(str, f, cx->rec, v);
+			else
+				hist_copy_stack(str, cx->rec);
+			v = (uint64_t)(uintptr_t)str;
+		}
+		tracing_map_set_var(elt, f->var.idx, v);
+	}
+	if (hd->n_field_vars)
+		update_field_vars(cx, hd, elt);
 }
 
 static void hist_trigger_func(struct tf_trigger *data,
@@ -431,8 +541,9 @@ static void hist_trigger_func(struct tf_trigger *data,
 	struct tracing_map_elt *elt;
 	unsigned char key[HIST_KEY_SIZE_MAX];
 	char comm[HIST_COMM_LEN];
+	struct hist_ctx cx;
+	uint64_t *vals;
 	unsigned int i, slot;
-	bool ts_usecs;
 
 	if (!rec || !ht)
 		return;
@@ -441,43 +552,56 @@ static void hist_trigger_func(struct tf_trigger *data,
 		hist_update_simple(hd, rec);
 		return;
 	}
+	if (hist_pad_cnt >= HIST_PAD_DEPTH)
+		return;
+	vals = hist_pad[hist_pad_cnt++];
 	/* the trigger's own trace array: a named hist_data may outlive its */
-	ts_usecs = hd->attrs->ts_in_usecs && clock_in_ns(data->file->tr);
+	cx = (struct hist_ctx) {
+		.rec = rec,
+		.ts_usecs = hd->attrs->ts_in_usecs && clock_in_ns(data->file->tr),
+		.var_ref_vals = vals,
+	};
 	map = rcu_dereference(hd->map);
-	if (!hd->key_filled)
+	/* a referenced histogram may have a longer key: compare zeros */
+	if (hd->n_var_refs)
+		memset(key, 0, sizeof(key));
+	else if (!hd->key_filled)
 		memset(key, 0, hd->key_size);
 
 	for (i = hd->n_vals; i < hd->n_fields; i++) {
 		const struct hist_field *f = hd->fields[i];
 
 		if (f->flags & HIST_FIELD_FL_STACKTRACE) {
-			unsigned n = rec->stack ? rec->nr_stack : 0;
+			const uint64_t *frames;
+			unsigned n = f->field ? field_stack(f, rec, &frames)
+					      : record_stack(rec, &frames);
 
-			if (n > HIST_STACKTRACE_DEPTH)
-				n = HIST_STACKTRACE_DEPTH;
 			if (n)
-				memcpy(key + f->offset, rec->stack, n * 8);
+				memcpy(key + f->offset, frames, n * 8);
 		} else if (f->flags & HIST_FIELD_FL_STRING) {
 			add_string_key(key, f, rec);
 		} else {
-			uint64_t v = hist_value(ts_usecs, f, rec);
+			uint64_t v = hist_value(&cx, f);
 
 			memcpy(key + f->offset, &v, 8);
 		}
 	}
+	if (hd->n_var_refs && !resolve_var_refs(hd, key, vals, false))
+		goto out;
 	if (hd->need_comm)
 		record_comm(rec, comm);
 	slot = hist_slot(map->n_slots);
 	elt = tracing_map_insert(map, slot, key, hd->need_comm ? comm : NULL);
 	if (!elt)
-		return;
-	for (i = 0; i < hd->n_vals; i++) {
-		const struct hist_field *f = hd->fields[i];
-		uint64_t v = (f->flags & HIST_FIELD_FL_STRING) ? 0 :
-			     hist_value(ts_usecs, f, rec);
-
-		tracing_map_update_sum(map, slot, elt, i, v);
-	}
+		goto out;
+	cx.elt = elt;
+	hist_elt_update(&cx, hd, map, slot, elt);
+	if (hd->n_actions && resolve_var_refs(hd, key, vals, true))
+		hist_trigger_actions(&cx, hd, elt, key, vals);
+	else if (hd->n_var_refs)
+		resolve_var_refs(hd, key, vals, true);
+out:
+	hist_pad_cnt--;
 }
 
 static const struct tf_trigger_ops hist_trigger_ops = {
@@ -609,6 +733,12 @@ static int hist_register(struct hist_err_ctx *ec, struct tf_trigger *data,
 		named->refs++;
 	}
 	ret = tf_trigger_register(file, data);
+	if (ret == 0) {
+		struct tf_synth_event *se = tf_synth_of_event(file->event);
+
+		if (se)
+			se->ref++;
+	}
 	if (ret < 0) {
 		if (named) {
 			named->refs--;
@@ -646,10 +776,31 @@ static void ec_init(struct hist_err_ctx *ec, struct tf_event_file *file,
 		 file->event->system, file->event->name);
 }
 
-int tf_hist_parse(struct tf_event_file *file, const char *glob,
-		  const char *param_and_filter)
+/* The first registered hist trigger @data matches, or NULL. */
+static struct tf_trigger *find_match(struct tf_trigger *data,
+				     struct tf_event_file *file)
 {
-	struct hist_err_ctx ec;
+	struct hist_data *hd = priv(data)->hist_data;
+	struct hist_data *named = hd->attrs->name ? find_named(hd->attrs->name)
+						  : NULL;
+	struct tf_trigger *test;
+
+	cds_list_for_each_entry(test, &file->triggers, list)
+		if (is_hist_trigger(test) &&
+		    hist_trigger_match(data, test, named, false))
+			return test;
+	return NULL;
+}
+
+/*
+ * The kernel's event_hist_trigger_parse().  @outer is the error context
+ * of the command that asks for this one (an action's histogram for a
+ * field variable, @glob ""): its errors are logged as that command's.
+ */
+int hist_parse_cmd(struct hist_err_ctx *outer, struct tf_event_file *file,
+		   const char *glob, const char *param_and_filter)
+{
+	struct hist_err_ctx own, *ec = &own;
 	struct hist_attrs *attrs = NULL;
 	struct hist_data *hd = NULL;
 	struct hist_trigger *ht = NULL;
@@ -658,7 +809,9 @@ int tf_hist_parse(struct tf_event_file *file, const char *glob,
 	bool remove;
 	int ret;
 
-	ec_init(&ec, file, glob, param_and_filter);
+	ec_init(&own, file, glob, param_and_filter);
+	if (!glob[0] && outer)
+		ec = outer;
 	remove = glob[0] == '!';
 	if (empty_param(param_and_filter)) {
 		ret = -EINVAL;
@@ -713,10 +866,10 @@ int tf_hist_parse(struct tf_event_file *file, const char *glob,
 	     start = strstr(start + 11, ".sym-offset"))
 		start[4] = 'X';
 
-	ret = hist_parse_attrs(&ec, param, &attrs);
+	ret = hist_parse_attrs(ec, param, &attrs);
 	if (ret)
 		goto out;
-	ret = hist_create_data(&ec, attrs, file, remove, &hd);
+	ret = hist_create_data(ec, attrs, file, remove, &hd);
 	if (ret) {
 		hist_attrs_free(attrs);
 		goto out;
@@ -735,36 +888,43 @@ int tf_hist_parse(struct tf_event_file *file, const char *glob,
 		goto out_free;
 
 	if (remove) {
-		struct hist_data *named = hd->attrs->name ?
-					  find_named(hd->attrs->name) : NULL;
-		struct tf_trigger *test, *found = NULL;
+		struct tf_trigger *found = find_match(data, file);
 
-		cds_list_for_each_entry(test, &file->triggers, list)
-			if (is_hist_trigger(test) &&
-			    hist_trigger_match(data, test, named, false)) {
-				found = test;
-				break;
-			}
-		if (found)
-			tf_trigger_unregister(file, found);
 		ret = 0;
+		if (found) {
+			if (check_var_refs(priv(found)->hist_data))
+				ret = -EBUSY;
+			else
+				tf_trigger_unregister(file, found);
+		}
 		goto out_free;
 	}
 	if (existing_hist_update_only(data, file)) {
 		ret = 0;
 		goto out_free;
 	}
-	ret = hist_register(&ec, data, file);
+	ret = create_actions(ec, hd);
+	if (ret)
+		goto out_free;
+	if (has_hist_vars(hd) || hd->n_var_refs)
+		save_hist_vars(hd);
+	ret = hist_create_map(hd);
+	if (ret)
+		goto out_free;
+	ret = hist_register(ec, data, file);
 	if (ret < 0) {
-		if (!ht->hist_data) {	/* named: ours was freed */
+		if (!ht->hist_data)	/* named: ours was freed */
 			hd = NULL;
-		}
 		goto out_free;
 	}
 	goto out;
 out_free:
 	if (ht && ht->hist_data && ht->hist_data != hd)
 		hd = NULL;	/* shared named histogram: not ours */
+	if (hd) {
+		remove_hist_vars(hd);
+		unregister_field_var_hists(hd);
+	}
 	hist_data_free(hd);
 	free(ht ? ht->name : NULL);
 	free(ht);
@@ -774,8 +934,14 @@ out_free:
 	}
 out:
 	free(copy);
-	free(ec.last_cmd);
+	free(own.last_cmd);
 	return ret;
+}
+
+int tf_hist_parse(struct tf_event_file *file, const char *glob,
+		  const char *param_and_filter)
+{
+	return hist_parse_cmd(NULL, file, glob, param_and_filter);
 }
 
 static int hist_cmd_parse(const struct tf_event_command *cmd,
@@ -792,6 +958,9 @@ void tf_hist_unreg_all(struct tf_event_file *file)
 	struct tf_trigger *t, *tmp;
 	struct cds_list_head dead;
 
+	/* a referenced variable keeps every hist trigger of the event */
+	if (hist_file_check_refs(file))
+		return;
 	CDS_INIT_LIST_HEAD(&dead);
 	cds_list_for_each_entry_safe(t, tmp, &file->triggers, list) {
 		if (!is_hist_trigger(t))

@@ -173,6 +173,7 @@ static void init_elts(struct tracing_map *map)
 	size_t key_off = align_up(sizeof(struct tracing_map_elt), 8);
 	size_t vars_off = key_off + align_up(map->key_size, 8);
 	size_t set_off = vars_off + map->n_vars * sizeof(uint64_t);
+	size_t strs_off = align_up(set_off + map->n_vars, 8);
 	unsigned int i;
 
 	for (i = 0; i < map->max_elts; i++) {
@@ -183,13 +184,14 @@ static void init_elts(struct tracing_map *map)
 		elt->key = base + key_off;
 		elt->vars = (uint64_t *)(base + vars_off);
 		elt->var_set = (bool *)(base + set_off);
+		elt->strs = map->n_strs ? (char *)(base + strs_off) : NULL;
 		elt->idx = i;
 	}
 }
 
 static int create(unsigned int map_bits, unsigned int max_bits,
 		  unsigned int key_size, unsigned int n_vals,
-		  unsigned int n_vars, unsigned int n_slots,
+		  unsigned int n_vars, unsigned int n_strs, unsigned int n_slots,
 		  struct tracing_map **mapp)
 {
 	struct tracing_map *map;
@@ -199,7 +201,7 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 	if (map_bits < TRACING_MAP_BITS_MIN || map_bits > max_bits ||
 	    !key_size || key_size > TRACING_MAP_KEY_SIZE_MAX ||
 	    !n_vals || n_vals > TRACING_MAP_VALS_MAX ||
-	    n_vars > TRACING_MAP_VARS_MAX ||
+	    n_vars > TRACING_MAP_VARS_MAX || n_strs > 64 ||
 	    !n_slots || n_slots > TRACING_MAP_SLOTS_MAX)
 		return -EINVAL;
 
@@ -212,10 +214,13 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 	map->key_size = key_size;
 	map->n_vals = n_vals;
 	map->n_vars = n_vars;
+	map->n_strs = n_strs;
 	map->n_slots = n_slots;
 
 	elt_size = align_up(sizeof(struct tracing_map_elt), 8) +
-		   align_up(key_size, 8) + n_vars * sizeof(uint64_t) + n_vars;
+		   align_up(key_size, 8) +
+		   align_up(n_vars * sizeof(uint64_t) + n_vars, 8) +
+		   (size_t)n_strs * TRACING_MAP_STR_LEN;
 	map->elt_stride = align_up(elt_size, 8);
 	/* a stride of 64 keeps each small entry in one line */
 	if (map->elt_stride <= CACHELINE)
@@ -252,7 +257,16 @@ int tracing_map_create(unsigned int map_bits, unsigned int key_size,
 		       unsigned int n_slots, struct tracing_map **mapp)
 {
 	return create(map_bits, TRACING_MAP_BITS_MAX, key_size, n_vals,
-		      n_vars, n_slots, mapp);
+		      n_vars, 0, n_slots, mapp);
+}
+
+int tracing_map_create_strs(unsigned int map_bits, unsigned int key_size,
+			    unsigned int n_vals, unsigned int n_vars,
+			    unsigned int n_strs, unsigned int n_slots,
+			    struct tracing_map **mapp)
+{
+	return create(map_bits, TRACING_MAP_BITS_MAX, key_size, n_vals,
+		      n_vars, n_strs, n_slots, mapp);
 }
 
 int tracing_map_create_unbounded(unsigned int map_bits, unsigned int key_size,
@@ -260,7 +274,7 @@ int tracing_map_create_unbounded(unsigned int map_bits, unsigned int key_size,
 				 unsigned int n_slots, struct tracing_map **mapp)
 {
 	return create(map_bits, TRACING_MAP_BITS_HARD_MAX, key_size, n_vals,
-		      n_vars, n_slots, mapp);
+		      n_vars, 0, n_slots, mapp);
 }
 
 static void cmp_fn_kind(tracing_map_cmp_fn_t fn, unsigned char *size,
@@ -619,7 +633,8 @@ int tracing_map_replace_rcu(struct tracing_map **mapp)
 	int ret;
 
 	ret = create(old->map_bits, TRACING_MAP_BITS_HARD_MAX, old->key_size,
-		     old->n_vals, old->n_vars, old->n_slots, &fresh);
+		     old->n_vals, old->n_vars, old->n_strs, old->n_slots,
+		     &fresh);
 	if (ret)
 		return ret;
 	memcpy(fresh->fields, old->fields, sizeof(fresh->fields));

@@ -58,6 +58,9 @@
 #define TRACING_MAP_KEY_SIZE_MAX	384
 #define TRACING_MAP_COMM_LEN		16
 #define TRACING_MAP_SLOTS_MAX		256
+/* Bytes of one string kept per entry (STR_VAR_LEN_MAX): string and
+ * stack variables live there, the variable holds a pointer to them. */
+#define TRACING_MAP_STR_LEN		256
 
 typedef int (*tracing_map_cmp_fn_t)(const void *val_a, const void *val_b);
 
@@ -75,6 +78,7 @@ struct tracing_map_elt {
 	void *key;			/* key_size bytes */
 	uint64_t *vars;			/* n_vars */
 	bool *var_set;			/* n_vars */
+	char *strs;			/* n_strs * TRACING_MAP_STR_LEN */
 	unsigned int idx;		/* index of this entry among the elts */
 	unsigned int bucket;		/* its bucket: where its sums are */
 	char comm[TRACING_MAP_COMM_LEN];	/* saved at insertion */
@@ -119,6 +123,7 @@ struct tracing_map {
 	unsigned int key_size;
 	unsigned int n_vals;
 	unsigned int n_vars;
+	unsigned int n_strs;
 	unsigned int n_slots;
 	unsigned int n_fields;
 	unsigned int n_keys;
@@ -178,6 +183,15 @@ unsigned int tracing_map_size_to_bits(unsigned long size);
 int tracing_map_create(unsigned int map_bits, unsigned int key_size,
 		       unsigned int n_vals, unsigned int n_vars,
 		       unsigned int n_slots, struct tracing_map **mapp);
+/*
+ * The same with @n_strs strings of TRACING_MAP_STR_LEN bytes per entry
+ * (tracing_map_elt_str()), zeroed when the entry is made, as the
+ * kernel's hist_elt_data field_var_str.
+ */
+int tracing_map_create_strs(unsigned int map_bits, unsigned int key_size,
+			    unsigned int n_vals, unsigned int n_vars,
+			    unsigned int n_strs, unsigned int n_slots,
+			    struct tracing_map **mapp);
 /* The same without the kernel's upper size limit; for benchmarks. */
 int tracing_map_create_unbounded(unsigned int map_bits, unsigned int key_size,
 				 unsigned int n_vals, unsigned int n_vars,
@@ -273,6 +287,13 @@ static inline void tracing_map_update_sum(struct tracing_map *map,
 
 /* Sum i of elt merged over all slots. */
 uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
+
+/* String @i of @elt (i < n_strs). */
+static inline char *tracing_map_elt_str(struct tracing_map_elt *elt,
+					unsigned int i)
+{
+	return elt->strs + (size_t)i * TRACING_MAP_STR_LEN;
+}
 
 /* Variables, shared by all slots (the kernel's tracing_map_*_var). */
 void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i,

@@ -266,6 +266,24 @@ tf_trigger_reserved_buffer(struct tf_trace_array *tr, unsigned swaps_before)
 	return tr->buffer;
 }
 
+/*
+ * The conditional snapshot (tracing_snapshot_cond_enable()): one per
+ * trace array, armed like a snapshot trigger; @update decides under the
+ * trace array's snapshot lock whether a snapshot happens, given
+ * @cond_data and what the taker passes (NULL from `echo 1 > snapshot`
+ * and the snapshot trigger).  While it exists, writes to `snapshot`
+ * fail with EBUSY.  enable: -EBUSY if one exists.
+ */
+typedef bool (*tf_cond_update_fn)(void *cond_data, void *ctx);
+int tf_trigger_snapshot_cond_enable(struct tf_trace_array *tr, void *cond_data,
+				    tf_cond_update_fn update);
+/* Removes it (waits for the event path); returns its cond_data. */
+void *tf_trigger_snapshot_cond_disable(struct tf_trace_array *tr);
+void *tf_trigger_snapshot_cond_data(struct tf_trace_array *tr);
+/* The event path: a snapshot if @update agrees (update_max_tr()). */
+void tf_trigger_snapshot_cond(struct tf_trace_array *tr, void *ctx,
+			      const struct tf_record *rec);
+
 /* The print entries a snapshot without buffer writes name this function. */
 #define TF_SNAPSHOT_IP 0xffffffff81000100ull
 #define TF_SNAPSHOT_FUNC "tracing_snapshot_instance_cond"

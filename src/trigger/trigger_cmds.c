@@ -10,6 +10,7 @@
  * swap takes the ring buffer's per-CPU locks, as `echo 1 > snapshot`).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -172,10 +173,21 @@ static void write_print(struct tf_trace_array *tr,
  * The event path reads tr->snapshot under RCU, so `echo 0 > snapshot`
  * must unpublish it, synchronize, then free it.
  */
-void tf_trigger_snapshot_take(struct tf_trace_array *tr,
-			      const struct tf_record *rec)
+struct tf_cond_snapshot {
+	void *cond_data;
+	tf_cond_update_fn update;
+	pthread_mutex_t lock;		/* the kernel's tr->max_lock */
+};
+
+/*
+ * tracing_snapshot_instance_cond(): with a conditional snapshot set, its
+ * update decides, under its lock, whether the buffers swap.
+ */
+static void snapshot_take(struct tf_trace_array *tr,
+			  const struct tf_record *rec, void *ctx)
 {
 	struct tf_ring_buffer *snap = rcu_dereference(tr->snapshot);
+	struct tf_cond_snapshot *cs;
 
 	if (!snap) {
 		if (!atomic_load(&tr->tracing_on))
@@ -185,8 +197,78 @@ void tf_trigger_snapshot_take(struct tf_trace_array *tr,
 		atomic_store(&tr->tracing_on, 0);
 		return;
 	}
-	tf_ring_buffer_swap(tr->buffer, snap);
+	cs = rcu_dereference(tr->cond_snapshot);
+	if (cs) {
+		pthread_mutex_lock(&cs->lock);
+		if (!cs->update(cs->cond_data, ctx)) {
+			pthread_mutex_unlock(&cs->lock);
+			return;
+		}
+		tf_ring_buffer_swap(tr->buffer, snap);
+		pthread_mutex_unlock(&cs->lock);
+	} else {
+		tf_ring_buffer_swap(tr->buffer, snap);
+	}
 	tf_trigger_snapshot_swaps++;
+}
+
+void tf_trigger_snapshot_take(struct tf_trace_array *tr,
+			      const struct tf_record *rec)
+{
+	snapshot_take(tr, rec, NULL);
+}
+
+void tf_trigger_snapshot_cond(struct tf_trace_array *tr, void *ctx,
+			      const struct tf_record *rec)
+{
+	snapshot_take(tr, rec, ctx);
+}
+
+int tf_trigger_snapshot_cond_enable(struct tf_trace_array *tr, void *cond_data,
+				    tf_cond_update_fn update)
+{
+	struct tf_cond_snapshot *cs;
+	int ret;
+
+	if (tr->cond_snapshot)
+		return -EBUSY;
+	cs = calloc(1, sizeof(*cs));
+	if (!cs)
+		return -ENOMEM;
+	ret = tf_trigger_snapshot_arm(tr);
+	if (ret) {
+		free(cs);
+		return ret;
+	}
+	cs->cond_data = cond_data;
+	cs->update = update;
+	pthread_mutex_init(&cs->lock, NULL);
+	tf_rcu_assign_pointer(tr->cond_snapshot, cs);
+	return 0;
+}
+
+void *tf_trigger_snapshot_cond_disable(struct tf_trace_array *tr)
+{
+	struct tf_cond_snapshot *cs = tr->cond_snapshot;
+	void *data;
+
+	if (!cs)
+		return NULL;
+	tf_rcu_assign_pointer(tr->cond_snapshot, NULL);
+	tf_rcu_synchronize();	/* no event path holds it any more */
+	data = cs->cond_data;
+	pthread_mutex_destroy(&cs->lock);
+	free(cs);
+	tf_trigger_snapshot_disarm(tr);
+	return data;
+}
+
+void *tf_trigger_snapshot_cond_data(struct tf_trace_array *tr)
+{
+	struct tf_cond_snapshot *cs = __atomic_load_n(&tr->cond_snapshot,
+						      __ATOMIC_ACQUIRE);
+
+	return cs ? cs->cond_data : NULL;
 }
 
 __thread unsigned tf_trigger_snapshot_swaps;
