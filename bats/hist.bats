@@ -206,3 +206,59 @@ hist_debug_norm() {
 	: > events/sched/sched_process_exec/trigger
 	[ "$output" = "$expected" ]
 }
+
+# The inter-event goldens (tests/hist-golden/inter-*.sh): variables,
+# references, expressions, onmatch/onmax/onchange and their actions on
+# ftrace:print markers and synthetic events, with the counter clock so
+# that latencies are exact on the kernel and here alike.
+inter_golden() {
+	inter_mount
+	TMPDIR="$BATS_TEST_TMPDIR" run bash "$GOLDEN/$1.sh"
+	expected=$(grep -v '^rc=' "$GOLDEN/$1.out")
+	inter_umount
+}
+
+# A fresh mount per script: the counter clock's values are the mount's.
+inter_mount() {
+	IMNT="$BATS_TEST_TMPDIR/imnt"
+	mkdir -p "$IMNT"
+	"$ROOT/tracefuse" --formats "$ROOT/tests/oracle/formats-6.12" \
+		--source none --cpus 1 "$IMNT"
+	cd "$IMNT"
+}
+
+inter_umount() {
+	cd /
+	fusermount3 -u "$IMNT" 2>/dev/null || umount -l "$IMNT"
+}
+
+@test "inter-vars.sh: variables, read-once references, folding and division by constants as the kernel" {
+	inter_golden inter-vars
+	[ "$output" = "$expected" ]
+}
+
+@test "inter-snapshot.sh: onmax/onchange snapshot() swaps, reports and refuses as the kernel" {
+	inter_golden inter-snapshot
+	[ "$output" = "$expected" ]
+}
+
+@test "inter-onmatch.sh: onmatch/onmax/onchange trace() and save(), field variables, removal order as the kernel" {
+	inter_golden inter-onmatch
+	[ "$output" = "$expected" ]
+}
+
+@test "inter-errors.sh: every variable, handler and action error with its caret as the kernel" {
+	inter_golden inter-errors
+	[ "$output" = "$expected" ]
+}
+
+# hist_debug with CONFIG_HIST_TRIGGERS_DEBUG (a custom 6.12 kernel):
+# hashed hist_data pointers, var.hist_data included, are renamed in order
+# of appearance, so a reference must name the histogram that holds it.
+@test "inter-debug.sh: hist_debug of variables, references, field variables and actions as the kernel" {
+	inter_mount
+	TMPDIR="$BATS_TEST_TMPDIR" run bash -c "bash '$GOLDEN/inter-debug.sh' 2>&1 | awk '/hist_data: [0-9a-f]+\$/ { if (!(\$NF in id)) id[\$NF] = \"ID\" (++n); \$NF = id[\$NF] } { print }'"
+	inter_umount
+	expected=$(grep -v '^rc=' "$GOLDEN/inter-debug.out" | awk '/hist_data: [0-9a-f]+$/ { if (!($NF in id)) id[$NF] = "ID" (++n); $NF = id[$NF] } { print }')
+	[ "$output" = "$expected" ]
+}
