@@ -158,14 +158,11 @@ static void free_buffer_release(struct tf_open *o)
 
 static int available_events_show(struct tf_open *o, struct strbuf *out)
 {
-	struct tf_registry *reg = o->node.t->reg;
-	unsigned nr = reg->nr_events;
+	struct tf_trace_array *top = o->node.t->top;
 
 	/* the top level's list order: events added at run time first */
-	for (unsigned pos = 0; pos < nr; pos++) {
-		const struct tf_event *ev = tf_registry_event(reg,
-			tf_tr_list_at(o->node.t->top, pos, nr));
-
+	for (const struct tf_event *ev = tf_tr_list_first(top); ev;
+	     ev = tf_tr_list_next(top, ev)) {
 		if (strcmp(ev->system, "ftrace") != 0)
 			sb_printf(out, "%s:%s\n", ev->system, ev->name);
 	}
