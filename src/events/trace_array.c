@@ -164,13 +164,14 @@ void tf_tracing_destroy(struct tf_tracing *t)
 {
 	struct tf_trace_array *tr, *tmp;
 
-	if (t->synth_destroy)
-		t->synth_destroy(t);
 
 	cds_list_for_each_entry_safe(tr, tmp, &t->instances, list) {
 		cds_list_del(&tr->list);
 		tr_free(tr);
 	}
+	/* after the trace arrays: their triggers may hold synthetic events */
+	if (t->synth_destroy)
+		t->synth_destroy(t);
 	pthread_mutex_destroy(&t->lock);
 }
 
@@ -240,7 +241,8 @@ static void forget_system_filter(struct tf_trace_array *tr, unsigned sys)
 	}
 }
 
-int tf_tracing_remove_event(struct tf_tracing *t, struct tf_event *ev)
+int tf_tracing_remove_event(struct tf_tracing *t, struct tf_event *ev,
+			    void (*unpublish)(struct tf_event *ev))
 {
 	const struct tf_system *sys;
 	struct tf_trace_array *tr;
@@ -263,6 +265,8 @@ int tf_tracing_remove_event(struct tf_tracing *t, struct tf_event *ev)
 		    TF_FILE_WAS_ENABLED)
 			tr->clear_trace = true;
 	gone = tf_registry_unlink(t->reg, ev);
+	if (unpublish)
+		unpublish(ev);
 	sys = tf_registry_system_at(t->reg, ev->sys_index);
 	/* a lookup, a readdir or a `trace` reader may hold it still */
 	tf_rcu_synchronize();

@@ -217,12 +217,14 @@ int tf_tracing_add_built_event(struct tf_tracing *t, struct tf_event *ev,
  * enabled (soft mode included) in any trace array; an enabled one also
  * cancels every pending buffer reset.  Otherwise every trace array
  * where it was ever enabled is marked for tf_tracing_reset_cleared(),
- * readers stop finding it, and once they are done (a grace period:
- * the caller must not be in a read-side section) its files in every
- * trace array are emptied, t->event_removed is told, and the event is
+ * readers stop finding it (the registry's and, through @unpublish, its
+ * owner's: may be NULL), and once they are done (a grace period: the
+ * caller must not be in a read-side section) its files in every trace
+ * array are emptied, t->event_removed is told, and the event is
  * released.  Callers hold t->lock.
  */
-int tf_tracing_remove_event(struct tf_tracing *t, struct tf_event *ev);
+int tf_tracing_remove_event(struct tf_tracing *t, struct tf_event *ev,
+			    void (*unpublish)(struct tf_event *ev));
 /* tracing_reset_all_online_cpus(): resets the buffer and the snapshot
  * buffer of the trace arrays marked by a removal, and unmarks them. */
 void tf_tracing_reset_cleared(struct tf_tracing *t);
