@@ -169,7 +169,7 @@ static void tf_getattr(fuse_req_t req, fuse_ino_t ino,
 
 	(void)fi;
 	tf_rcu_read_lock();
-	ret = resolve(req, ino, &n);
+	ret = tf_node_from_ino_stale(tracing(req), ino, &n);
 	if (ret == 0)
 		node_stat(&n, &st);
 	tf_rcu_read_unlock();

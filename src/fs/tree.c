@@ -137,6 +137,19 @@ static bool node_valid(const struct tf_node *n)
 	}
 }
 
+int tf_node_from_ino_stale(struct tf_tracing *t, uint64_t ino,
+			   struct tf_node *n)
+{
+	int ret = tf_node_from_ino(t, ino, n);
+
+	/* an event file's inode outlives its event: what fstat() of an
+	 * open file sees (the kernel's eventfs inode stays too) */
+	if (ret == -ENOENT && n->tr && is_event_kind(n->kind) &&
+	    (n->kind == TF_N_EVENT || n->def) && tf_node_event_gone(n))
+		return 0;
+	return ret;
+}
+
 int tf_node_from_ino(struct tf_tracing *t, uint64_t ino, struct tf_node *n)
 {
 	unsigned tr_id, kind;

@@ -107,6 +107,10 @@ uint64_t tf_node_ino(const struct tf_node *n);
 bool tf_node_event_gone(const struct tf_node *n);
 /* Resolves an inode number; -ENOENT when it names nothing (any more). */
 int tf_node_from_ino(struct tf_tracing *t, uint64_t ino, struct tf_node *n);
+/* The same, also for an event or event file whose event was removed:
+ * its attributes, for the open files that still hold it. */
+int tf_node_from_ino_stale(struct tf_tracing *t, uint64_t ino,
+			   struct tf_node *n);
 int tf_node_lookup(const struct tf_node *dir, const char *name,
 		   struct tf_node *child);
 void tf_node_stat(const struct tf_node *n, struct stat *st);
