@@ -244,7 +244,8 @@ int tf_registry_prepare_built(struct tf_registry *reg, struct tf_event *ev,
 	int ret;
 
 	if (ev->id < 0 || (unsigned)ev->id >= TF_MAX_EVENTS ||
-	    tf_registry_event_by_id(reg, ev->id))
+	    tf_registry_event_by_id(reg, ev->id) ||
+	    tf_registry_find(reg, system, ev->name))
 		return -EEXIST;
 	ret = event_reserve(reg, idx);
 	if (ret == 0)

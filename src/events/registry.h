@@ -198,7 +198,9 @@ void tf_registry_commit(struct tf_registry *reg, struct tf_event *ev);
  * vacant index, else the next one (tf_registry_next_index tells which,
  * for the trace arrays to make room first).  prepare_built fills in
  * index, generation, order and system, invisible to readers; commit
- * publishes it as above.  -ENOSPC when no index is left, -ENOMEM.
+ * publishes it as above.  -EEXIST when the id or the system's event
+ * name is taken (a replay may have brought a synthetic event of another
+ * kernel), -ENOSPC when no index is left, -ENOMEM.
  */
 unsigned tf_registry_next_index(const struct tf_registry *reg);
 int tf_registry_prepare_built(struct tf_registry *reg, struct tf_event *ev,
