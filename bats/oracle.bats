@@ -84,3 +84,15 @@ teardown() { tf_umount; }
 		assert_success
 	done
 }
+
+@test "synthetic_events and dynamic_events answer as the kernel's (oracle: synth-define.sh)" {
+	run oracle_compare synth-define
+	echo "$output"
+	assert_success
+}
+
+@test "synthetic events go when and as the kernel's do (oracle: synth-remove.sh)" {
+	run oracle_compare synth-remove
+	echo "$output"
+	assert_success
+}

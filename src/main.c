@@ -242,6 +242,9 @@ static int run(struct options *opt, struct tf_tracing *t)
 		fuse_opt_free_args(&args);
 		return 1;
 	}
+	/* removed synthetic events leave the kernel's dentry cache */
+	tf_fuse_set_session(se);
+	t->event_removed = tf_fuse_event_removed;
 	/* libfuse only catches signals still at SIG_DFL; a shell starts
 	 * `tracefuse -f MNT &` with SIGINT ignored, and SIGINT must unmount */
 	signal(SIGINT, SIG_DFL);
@@ -275,6 +278,8 @@ out_signals:
 	tf_inject_server_stop();
 	fuse_remove_signal_handlers(se);
 out_destroy:
+	tf_fuse_set_session(NULL);
+	t->event_removed = NULL;
 	fuse_session_destroy(se);
 	fuse_opt_free_args(&args);	/* libfuse's copy of fargv */
 	return ret;

@@ -403,15 +403,24 @@ int main(void)
 
 	/* available_events' order: the added events first, newest first;
 	 * an instance made after them lists them in registry order */
-	CHECK_STR(tf_registry_event(reg, tf_tr_list_at(tracing.top, 0,
-				    reg->nr_events))->name, "grow_599");
-	CHECK_STR(tf_registry_event(reg, tf_tr_list_at(tracing.top,
-				    NR_ADD - 1, reg->nr_events))->name,
-		  "grow_0");
-	CHECK(tf_tr_list_at(tracing.top, NR_ADD, reg->nr_events) == 0);
-	CHECK(tf_tr_list_at(tmp, 0, reg->nr_events) == 0);
-	CHECK(tf_tr_list_at(tmp, reg->nr_events - 1, reg->nr_events) ==
-	      reg->nr_events - 1);
+	{
+		const struct tf_event *ev = tf_tr_list_first(tracing.top);
+		unsigned pos = 0;
+
+		CHECK_STR(ev->name, "grow_599");
+		while (pos < NR_ADD - 1 && ev) {
+			ev = tf_tr_list_next(tracing.top, ev);
+			pos++;
+		}
+		CHECK_STR(ev ? ev->name : NULL, "grow_0");
+		ev = tf_tr_list_next(tracing.top, ev);
+		CHECK(ev && ev->index == 0);
+		ev = tf_tr_list_first(tmp);
+		CHECK(ev && ev->index == 0);
+		while (ev && tf_tr_list_next(tmp, ev))
+			ev = tf_tr_list_next(tmp, ev);
+		CHECK(ev && ev->index == reg->nr_events - 1);
+	}
 
 	/* a taken name or id is refused, and changes nothing */
 	CHECK_INT(add_event(3, FIRST_ID + NR_ADD), -EEXIST);

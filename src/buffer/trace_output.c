@@ -20,6 +20,7 @@
 #include "buffer/trace_output.h"
 #include "events/trace_array.h"	/* TF_TRACE_* */
 #include "hist/hist.h"	/* the symbol resolver */
+#include "util/rcu.h"
 
 /* The kernel's TRACE_FLAG_* bits in common_flags. */
 enum {
@@ -307,6 +308,7 @@ void tf_trace_print_entry(struct tf_trace_iter *it, struct strbuf *out,
 			  const struct tf_rb_entry *next)
 {
 	struct tf_registry *reg = it->reg;
+	const struct tf_event *ev;
 	uint16_t type;
 	struct tep_event *tev;
 	struct trace_seq seq;
@@ -322,6 +324,18 @@ void tf_trace_print_entry(struct tf_trace_iter *it, struct strbuf *out,
 			print_context(it, out, e);
 	}
 	it->idx++;
+
+	/* events with an output function of their own (synthetic) are
+	 * not libtraceevent's: by id, as the kernel finds them; the read
+	 * lock keeps a removed one until it is printed */
+	tf_rcu_read_lock();
+	ev = tf_registry_event_by_id(reg, type);
+	if (ev && ev->print) {
+		ev->print(ev, e->data, e->len, it->trace_flags, out);
+		tf_rcu_read_unlock();
+		return;
+	}
+	tf_rcu_read_unlock();
 
 	memset(&rec, 0, sizeof(rec));
 	rec.ts = e->ts;

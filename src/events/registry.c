@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * registry.c - loading event schemas with libtraceevent (see registry.h).
  */
@@ -76,6 +77,29 @@ static int chunk_reserve(void **chunks[], unsigned i)
 	return 0;
 }
 
+/* Room for event index @i: its pointer and its generation. */
+static int event_reserve(struct tf_registry *reg, unsigned i)
+{
+	unsigned c = i >> TF_CHUNK_SHIFT;
+	int ret = chunk_reserve((void ***)reg->event_chunks, i);
+
+	if (ret == 0 && !reg->gen_chunks[c]) {
+		uint32_t *gens = calloc(TF_CHUNK, sizeof(*gens));
+
+		if (!gens)
+			return -ENOMEM;
+		__atomic_store_n(&reg->gen_chunks[c], gens, __ATOMIC_RELEASE);
+	}
+	return ret;
+}
+
+static void slot_set(struct tf_registry *reg, unsigned i, struct tf_event *ev)
+{
+	__atomic_store_n(&reg->event_chunks[i >> TF_CHUNK_SHIFT]
+					   [i & (TF_CHUNK - 1)],
+			 ev, __ATOMIC_RELEASE);
+}
+
 static struct tf_system *system_find(const struct tf_registry *reg,
 				     const char *name)
 {
@@ -134,7 +158,7 @@ int tf_registry_prepare(struct tf_registry *reg, const char *system,
 	if (header_value(text, len, "ID: ", id, sizeof(id)) &&
 	    tf_registry_find_id(reg, atoi(id)))
 		return -EEXIST;
-	ret = chunk_reserve((void ***)reg->event_chunks, idx);
+	ret = event_reserve(reg, idx);
 	if (ret == 0)
 		ret = chunk_reserve((void ***)reg->system_chunks,
 				    reg->nr_systems);
@@ -144,6 +168,9 @@ int tf_registry_prepare(struct tf_registry *reg, const char *system,
 	ret = tep_parse_format(reg->tep, &tev, text, len, system);
 	pthread_mutex_unlock(&reg->tep_lock);
 	if (ret != 0 || !tev)
+		return -EINVAL;
+	if (tev->id < 0 || tev->id >= (int)TF_MAX_EVENTS ||
+	    chunk_reserve((void ***)reg->id_chunks, (unsigned)tev->id) < 0)
 		return -EINVAL;
 	sys = system_find(reg, tev->system);
 	ev = calloc(1, sizeof(*ev));
@@ -180,7 +207,8 @@ int tf_registry_prepare(struct tf_registry *reg, const char *system,
 		.sys_index = sys->index,
 		.tep_event = tev,
 	};
-	reg->event_chunks[idx >> TF_CHUNK_SHIFT][idx & (TF_CHUNK - 1)] = ev;
+	CDS_INIT_LIST_HEAD(&ev->order);
+	slot_set(reg, idx, ev);
 	if (sys->index == reg->nr_systems)
 		reg->system_chunks[sys->index >> TF_CHUNK_SHIFT]
 				  [sys->index & (TF_CHUNK - 1)] = sys;
@@ -188,10 +216,83 @@ int tf_registry_prepare(struct tf_registry *reg, const char *system,
 	return 0;
 }
 
+unsigned tf_registry_next_index(const struct tf_registry *reg)
+{
+	unsigned nr = reg->nr_events;
+
+	if (reg->nr_vacant)
+		for (unsigned i = 0; i < nr; i++)
+			if (!tf_registry_event(reg, i))
+				return i;
+	return nr;
+}
+
+int tf_registry_alloc_id(const struct tf_registry *reg, int min)
+{
+	for (int id = min < 0 ? 0 : min; id < (int)TF_MAX_EVENTS; id++)
+		if (!tf_registry_event_by_id(reg, id))
+			return id;
+	return -ENOSPC;
+}
+
+int tf_registry_prepare_built(struct tf_registry *reg, struct tf_event *ev,
+			      const char *system)
+{
+	unsigned idx = tf_registry_next_index(reg);
+	struct tf_system *sys;
+	uint32_t gen = 0;
+	int ret;
+
+	if (ev->id < 0 || (unsigned)ev->id >= TF_MAX_EVENTS ||
+	    tf_registry_event_by_id(reg, ev->id) ||
+	    tf_registry_find(reg, system, ev->name))
+		return -EEXIST;
+	ret = event_reserve(reg, idx);
+	if (ret == 0)
+		ret = chunk_reserve((void ***)reg->system_chunks,
+				    reg->nr_systems);
+	if (ret == 0)
+		ret = chunk_reserve((void ***)reg->id_chunks, (unsigned)ev->id);
+	if (ret < 0)
+		return ret;
+	sys = system_find(reg, system);
+	if (!sys) {
+		sys = calloc(1, sizeof(*sys));
+		if (!sys)
+			return -ENOMEM;
+		sys->name = strdup(system);
+		if (!sys->name) {
+			free(sys);
+			return -ENOMEM;
+		}
+		sys->own_name = true;
+		sys->index = reg->nr_systems;
+		reg->system_chunks[sys->index >> TF_CHUNK_SHIFT]
+				  [sys->index & (TF_CHUNK - 1)] = sys;
+	}
+	if (idx < reg->nr_events)	/* a removed event's: a new generation */
+		gen = (tf_registry_slot_gen(reg, idx) + 1) & 0xffff;
+	ev->system = sys->name;
+	ev->index = idx;
+	ev->sys_index = sys->index;
+	ev->sys_next = NULL;
+	ev->gen = gen;
+	CDS_INIT_LIST_HEAD(&ev->order);
+	__atomic_store_n(&reg->gen_chunks[idx >> TF_CHUNK_SHIFT]
+					 [idx & (TF_CHUNK - 1)],
+			 gen, __ATOMIC_RELEASE);
+	/* an appended index is reached only through the count, published
+	 * by commit; a vacant one only once commit stores the event */
+	if (idx == reg->nr_events)
+		slot_set(reg, idx, ev);
+	return 0;
+}
+
 /*
- * Publication order: the count first (every entry below it is complete,
- * and so is every trace array's file for it), then the system's list,
- * then a new system (whose first event is set before it is counted).
+ * Publication order: the event at its index (the count first for a new
+ * index: every entry below it is complete, and so is every trace
+ * array's file for it), its id, then the system's list, then a new
+ * system (whose first event is set before it is counted).
  */
 void tf_registry_commit(struct tf_registry *reg, struct tf_event *ev)
 {
@@ -200,8 +301,18 @@ void tf_registry_commit(struct tf_registry *reg, struct tf_event *ev)
 						  [ev->sys_index &
 						   (TF_CHUNK - 1)];
 
-	atomic_store_explicit(&reg->nr_events, ev->index + 1,
-			      memory_order_release);
+	if (ev->index < reg->nr_events) {
+		slot_set(reg, ev->index, ev);
+		reg->nr_vacant--;
+	} else {
+		atomic_store_explicit(&reg->nr_events, ev->index + 1,
+				      memory_order_release);
+	}
+	__atomic_store_n(&reg->id_chunks[ev->id >> TF_CHUNK_SHIFT]
+				       [ev->id & (TF_CHUNK - 1)],
+			 ev, __ATOMIC_RELEASE);
+	ev->seq = reg->next_seq++;
+	cds_list_add_tail(&ev->order, &reg->order);
 	if (sys->last)
 		__atomic_store_n(&sys->last->sys_next, ev, __ATOMIC_RELEASE);
 	else
@@ -210,6 +321,50 @@ void tf_registry_commit(struct tf_registry *reg, struct tf_event *ev)
 	if (sys->index == reg->nr_systems)
 		atomic_store_explicit(&reg->nr_systems, sys->index + 1,
 				      memory_order_release);
+}
+
+bool tf_registry_unlink(struct tf_registry *reg, struct tf_event *ev)
+{
+	struct tf_system *sys = tf_registry_system_at(reg, ev->sys_index);
+	struct tf_event *prev = NULL, *p;
+
+	slot_set(reg, ev->index, NULL);
+	reg->nr_vacant++;
+	if (tf_registry_event_by_id(reg, ev->id) == ev)
+		__atomic_store_n(&reg->id_chunks[ev->id >> TF_CHUNK_SHIFT]
+					       [ev->id & (TF_CHUNK - 1)],
+				 NULL, __ATOMIC_RELEASE);
+	cds_list_del(&ev->order);
+	/* a reader standing on @ev still finds the rest through its
+	 * sys_next, which is left as it is */
+	for (p = sys->first; p && p != ev; p = p->sys_next)
+		prev = p;
+	if (p) {
+		if (prev)
+			__atomic_store_n(&prev->sys_next, ev->sys_next,
+					 __ATOMIC_RELEASE);
+		else
+			__atomic_store_n(&sys->first, ev->sys_next,
+					 __ATOMIC_RELEASE);
+		if (sys->last == ev)
+			sys->last = prev;
+	}
+	return sys->first == NULL;
+}
+
+static void free_parsed(struct tf_event *ev)
+{
+	free((void *)ev->fields);
+	free((void *)ev->format_text);
+	free(ev);
+}
+
+void tf_registry_release_event(struct tf_event *ev)
+{
+	if (ev->release)
+		ev->release(ev);
+	else
+		free_parsed(ev);
 }
 
 int tf_registry_add_format(struct tf_registry *reg, const char *system,
@@ -296,6 +451,7 @@ int tf_registry_load(struct tf_registry **out, int dirfd,
 	if (!reg)
 		return -ENOMEM;
 	pthread_mutex_init(&reg->tep_lock, NULL);
+	CDS_INIT_LIST_HEAD(&reg->order);
 	reg->tep = tep_alloc();
 	reg->source_desc = strdup(desc ? desc : "");
 	if (!reg->tep) {
@@ -355,16 +511,22 @@ void tf_registry_free(struct tf_registry *reg)
 	for (unsigned i = 0; i < nr; i++) {
 		struct tf_event *ev = tf_registry_event(reg, i);
 
-		free((void *)ev->fields);
-		free((void *)ev->format_text);
-		free(ev);
+		if (ev)
+			tf_registry_release_event(ev);
 	}
 	nr = reg->nr_systems;
-	for (unsigned i = 0; i < nr; i++)
-		free(tf_registry_system_at(reg, i));
+	for (unsigned i = 0; i < nr; i++) {
+		struct tf_system *sys = tf_registry_system_at(reg, i);
+
+		if (sys->own_name)
+			free((void *)sys->name);
+		free(sys);
+	}
 	for (unsigned c = 0; c < TF_NR_CHUNKS; c++) {
 		free(reg->event_chunks[c]);
 		free(reg->system_chunks[c]);
+		free(reg->id_chunks[c]);
+		free(reg->gen_chunks[c]);
 	}
 	free(reg->header_page);
 	free(reg->header_event);
@@ -392,12 +554,7 @@ struct tf_event *tf_registry_find(const struct tf_registry *reg,
 
 struct tf_event *tf_registry_find_id(const struct tf_registry *reg, int id)
 {
-	unsigned nr = reg->nr_events;
-
-	for (unsigned i = 0; i < nr; i++)
-		if (tf_registry_event(reg, i)->id == id)
-			return tf_registry_event(reg, i);
-	return NULL;
+	return tf_registry_event_by_id(reg, id);
 }
 
 const struct tf_system *tf_registry_system(const struct tf_registry *reg,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * registry.h - the schema registry: every system and event tracefuse
  * presents, with its fields, id and format text.
@@ -5,9 +6,11 @@
  * Loaded at start from a directory laid out like tracefs's events/
  * (the host's tracefs, or the formats bundled in data/), parsed with
  * libtraceevent, which also renders records as the kernel prints them;
- * a replay may add events later, while the tree is mounted.  Events keep
- * a dense index, so per-trace-array state is an array (chunked, so that
- * it grows without moving).
+ * a replay may add events later, while the tree is mounted, and
+ * synthetic events come and go.  Events keep a dense index, so
+ * per-trace-array state is an array (chunked, so that it grows without
+ * moving); a removed event leaves its index vacant until a later
+ * run-time event takes it.
  */
 #ifndef TF_EVENTS_REGISTRY_H
 #define TF_EVENTS_REGISTRY_H
@@ -38,9 +41,12 @@ struct tf_system {
 	const char *name;
 	unsigned index;
 	/* its events in registry order, linked by tf_event.sys_next;
-	 * first is set before the system is published */
+	 * first is set before the system is published.  A system whose
+	 * events were all removed (synthetic) has none: it is not shown
+	 * until an event is added to it again. */
 	struct tf_event *first;
 	struct tf_event *last;		/* the writers' (control lock) */
+	bool own_name;			/* name is ours to free */
 };
 
 struct tf_registry {
@@ -60,6 +66,17 @@ struct tf_registry {
 	struct tf_event **event_chunks[TF_NR_CHUNKS];
 	_Atomic unsigned nr_systems;
 	struct tf_system **system_chunks[TF_NR_CHUNKS];
+	/* Events by id (common_type is 16 bits): what `trace` prints a
+	 * record with.  Entries are set and cleared under the control
+	 * lock, read under the RCU read lock. */
+	struct tf_event **id_chunks[TF_NR_CHUNKS];
+	/* Per index: the generation of the event there (tf_event.gen);
+	 * kept when the index is vacant, so that it outlives the event */
+	uint32_t *gen_chunks[TF_NR_CHUNKS];
+	unsigned nr_vacant;		/* vacant indices below nr_events */
+	/* every event in the order it was made (tf_event.order, .seq) */
+	struct cds_list_head order;
+	uint64_t next_seq;
 	char *source_desc;		/* where the schemas came from */
 	/* The schemas' kernel, for the latency-format header (daemon.c);
 	 * NULL: the host's release, "desktop". */
@@ -67,11 +84,41 @@ struct tf_registry {
 	const char *preempt_model;	/* server, desktop, preempt, ... */
 };
 
-/* Event @i (< nr_events) in index order. */
+/*
+ * Event @i (< nr_events) in index order, or NULL when the index is
+ * vacant (a removed synthetic event's).  The event stays valid while
+ * the caller holds the control lock or the RCU read lock.
+ */
 static inline struct tf_event *tf_registry_event(const struct tf_registry *reg,
 						 unsigned i)
 {
-	return reg->event_chunks[i >> TF_CHUNK_SHIFT][i & (TF_CHUNK - 1)];
+	return __atomic_load_n(&reg->event_chunks[i >> TF_CHUNK_SHIFT]
+						 [i & (TF_CHUNK - 1)],
+			       __ATOMIC_ACQUIRE);
+}
+
+/* The generation of index @i (< nr_events): what an inode of the event
+ * that held it carries.  Readable without any lock. */
+static inline uint32_t tf_registry_slot_gen(const struct tf_registry *reg,
+					    unsigned i)
+{
+	return __atomic_load_n(&reg->gen_chunks[i >> TF_CHUNK_SHIFT]
+					       [i & (TF_CHUNK - 1)],
+			       __ATOMIC_ACQUIRE);
+}
+
+/* The event with id @id, or NULL; same validity as tf_registry_event(). */
+static inline struct tf_event *tf_registry_event_by_id(
+	const struct tf_registry *reg, int id)
+{
+	struct tf_event **chunk;
+
+	if (id < 0 || (unsigned)id >= TF_MAX_EVENTS)
+		return NULL;
+	chunk = __atomic_load_n(&reg->id_chunks[id >> TF_CHUNK_SHIFT],
+				__ATOMIC_ACQUIRE);
+	return chunk ? __atomic_load_n(&chunk[id & (TF_CHUNK - 1)],
+				       __ATOMIC_ACQUIRE) : NULL;
 }
 
 /* System @i (< nr_systems), in order of first appearance. */
@@ -79,6 +126,12 @@ static inline struct tf_system *
 tf_registry_system_at(const struct tf_registry *reg, unsigned i)
 {
 	return reg->system_chunks[i >> TF_CHUNK_SHIFT][i & (TF_CHUNK - 1)];
+}
+
+/* Whether @sys has events (a synthetic system may have none left). */
+static inline bool tf_system_visible(const struct tf_system *sys)
+{
+	return __atomic_load_n(&sys->first, __ATOMIC_ACQUIRE) != NULL;
 }
 
 /* A system's events in registry order: first, then next until NULL. */
@@ -137,5 +190,33 @@ int tf_registry_add_format(struct tf_registry *reg, const char *system,
 int tf_registry_prepare(struct tf_registry *reg, const char *system,
 			const char *text, size_t len, struct tf_event **out);
 void tf_registry_commit(struct tf_registry *reg, struct tf_event *ev);
+
+/*
+ * Events made at run time (synthetic events): the caller builds the
+ * event (name, fields, format text, print fmt, id from
+ * tf_registry_alloc_id, dyn, print and release); it takes the lowest
+ * vacant index, else the next one (tf_registry_next_index tells which,
+ * for the trace arrays to make room first).  prepare_built fills in
+ * index, generation, order and system, invisible to readers; commit
+ * publishes it as above.  -EEXIST when the id or the system's event
+ * name is taken (a replay may have brought a synthetic event of another
+ * kernel), -ENOSPC when no index is left, -ENOMEM.
+ */
+unsigned tf_registry_next_index(const struct tf_registry *reg);
+int tf_registry_prepare_built(struct tf_registry *reg, struct tf_event *ev,
+			      const char *system);
+/* The kernel's ida of event types: the lowest id from @min not used by
+ * any event; -ENOSPC when none. */
+int tf_registry_alloc_id(const struct tf_registry *reg, int min);
+
+/*
+ * Removal (control lock held): unpublishes @ev (its index, id, place in
+ * its system and in the order), so that readers that start now do not
+ * find it; true when its system has no event left.  Readers that
+ * found it before keep it until the caller waits for a grace period
+ * and calls tf_registry_release_event().
+ */
+bool tf_registry_unlink(struct tf_registry *reg, struct tf_event *ev);
+void tf_registry_release_event(struct tf_event *ev);
 
 #endif

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * schema.h - the event schema: systems, events and their fields.
  *
@@ -15,6 +16,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <urcu/list.h>
+
+#include "util/strbuf.h"
 
 /* How a field's bytes are to be read; mirrors the kernel's filter types. */
 enum tf_field_kind {
@@ -50,12 +55,39 @@ struct tf_event {
 	unsigned sys_index;		/* its system's index */
 	void *tep_event;		/* struct tep_event *, for printing */
 	/*
-	 * The next event of the same system, in registry order: the one
-	 * field set after publication (when that next event is added at
-	 * run time), with a release store; read it with
+	 * The next event of the same system, in registry order: set after
+	 * publication (when that next event is added at run time, or when
+	 * it is removed) with a release store; read it with
 	 * tf_system_next_event() (registry.h).
 	 */
 	struct tf_event *sys_next;
+	/*
+	 * Where it stands among the events made so far: its index may be
+	 * a removed event's, so the order of available_events and
+	 * set_event (the kernel's lists) comes from @seq, the count of
+	 * events made before it.  @gen tells apart the events that held
+	 * the same index (inode numbers carry it).  @order links every
+	 * event in @seq order (registry.h, control lock).
+	 */
+	uint64_t seq;
+	uint32_t gen;
+	struct cds_list_head order;
+	/*
+	 * Events made at run time (synthetic events, the kernel's dynamic
+	 * events) instead of parsed from a format: @dyn is their owner,
+	 * @print renders a record's text after the context columns, as
+	 * the kernel's own output function (not the print fmt; with the
+	 * TF_TRACE_* flags of the reader), ending with a newline, and
+	 * @release frees the event once no reader can see it.  @dyn_ref
+	 * counts the users that keep it from being removed, the kernel's
+	 * trace_event_try_get_ref() (enable_event targets); control lock.
+	 */
+	void *dyn;
+	void (*print)(const struct tf_event *ev, const uint8_t *data,
+		      unsigned size, unsigned trace_flags,
+		      struct strbuf *out);
+	void (*release)(struct tf_event *ev);
+	int dyn_ref;
 };
 
 /* A field of @ev by name (common fields included), or NULL. */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * trace_array.c - trace arrays, instances and event enabling
  * (see trace_array.h).  The enable logic follows the kernel's
@@ -22,7 +23,24 @@ static void file_init(struct tf_trace_array *tr, struct tf_event *ev)
 {
 	struct tf_event_file *f = tf_tr_file(tr, ev->index);
 
-	f->event = ev;
+	f->tr = tr;
+	CDS_INIT_LIST_HEAD(&f->triggers);
+	__atomic_store_n(&f->event, ev, __ATOMIC_RELEASE);
+}
+
+/* The file of a vacant index: no event, nothing set, an empty list
+ * that readers walking every index may still follow. */
+static void file_vacate(struct tf_trace_array *tr, unsigned index)
+{
+	struct tf_event_file *f = tf_tr_file(tr, index);
+
+	__atomic_store_n(&f->event, NULL, __ATOMIC_RELEASE);
+	free(f->filter_text);
+	tf_filter_free(f->filter);
+	f->filter_text = NULL;
+	f->filter = NULL;
+	f->sm_ref = 0;
+	atomic_store(&f->flags, 0);
 	f->tr = tr;
 	CDS_INIT_LIST_HEAD(&f->triggers);
 }
@@ -64,10 +82,16 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 		goto fail;
 	tr->tracing = t;
 	tr->nr_events_made = nr;
+	tr->seq_made = reg->next_seq;
 	for (unsigned i = 0; i < nr; i++) {
+		struct tf_event *ev = tf_registry_event(reg, i);
+
 		if (file_reserve(tr, i) < 0)
 			goto fail;
-		file_init(tr, tf_registry_event(reg, i));
+		if (ev)
+			file_init(tr, ev);
+		else
+			file_vacate(tr, i);
 	}
 	tf_error_log_init(&tr->error_log);
 	CDS_INIT_LIST_HEAD(&tr->hist_vars);
@@ -141,10 +165,14 @@ void tf_tracing_destroy(struct tf_tracing *t)
 {
 	struct tf_trace_array *tr, *tmp;
 
+
 	cds_list_for_each_entry_safe(tr, tmp, &t->instances, list) {
 		cds_list_del(&tr->list);
 		tr_free(tr);
 	}
+	/* after the trace arrays: their triggers may hold synthetic events */
+	if (t->synth_destroy)
+		t->synth_destroy(t);
 	pthread_mutex_destroy(&t->lock);
 }
 
@@ -180,6 +208,130 @@ int tf_tracing_add_event(struct tf_tracing *t, const char *system,
 	if (out)
 		*out = ev;
 	return 0;
+}
+
+int tf_tracing_add_built_event(struct tf_tracing *t, struct tf_event *ev,
+			       const char *system)
+{
+	struct tf_registry *reg = t->reg;
+	unsigned idx = tf_registry_next_index(reg);
+	struct tf_trace_array *tr;
+	int ret;
+
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		ret = file_reserve(tr, idx);
+		if (ret < 0)
+			return ret;
+	}
+	ret = tf_registry_prepare_built(reg, ev, system);
+	if (ret < 0)
+		return ret;
+	cds_list_for_each_entry(tr, &t->instances, list)
+		file_init(tr, ev);
+	tf_registry_commit(reg, ev);
+	return 0;
+}
+
+/* The subsystem filter text of a system that is gone (the kernel frees
+ * the system's filter with its directory). */
+static void forget_system_filter(struct tf_trace_array *tr, unsigned sys)
+{
+	if (sys < tr->nr_system_filter_text) {
+		free(tr->system_filter_text[sys]);
+		tr->system_filter_text[sys] = NULL;
+	}
+}
+
+int tf_tracing_remove_event(struct tf_tracing *t, struct tf_event *ev,
+			    void (*unpublish)(struct tf_event *ev))
+{
+	const struct tf_system *sys;
+	struct tf_trace_array *tr;
+	bool gone;
+
+	if (ev->dyn_ref)
+		return -EBUSY;
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		unsigned flags = atomic_load(&tf_tr_file(tr, ev->index)->flags);
+
+		if (flags & TF_FILE_ENABLED) {
+			/* "no need to clear the trace now": nor any other */
+			cds_list_for_each_entry(tr, &t->instances, list)
+				tr->clear_trace = false;
+			return -EBUSY;
+		}
+	}
+	cds_list_for_each_entry(tr, &t->instances, list)
+		if (atomic_load(&tf_tr_file(tr, ev->index)->flags) &
+		    TF_FILE_WAS_ENABLED)
+			tr->clear_trace = true;
+	gone = tf_registry_unlink(t->reg, ev);
+	if (unpublish)
+		unpublish(ev);
+	sys = tf_registry_system_at(t->reg, ev->sys_index);
+	/* a lookup, a readdir or a `trace` reader may hold it still */
+	tf_rcu_synchronize();
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		file_vacate(tr, ev->index);
+		if (gone)
+			forget_system_filter(tr, sys->index);
+	}
+	if (t->event_removed)
+		t->event_removed(t, sys, ev->name, gone);
+	tf_registry_release_event(ev);
+	return 0;
+}
+
+void tf_tracing_reset_cleared(struct tf_tracing *t)
+{
+	struct tf_trace_array *tr;
+
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		if (!tr->clear_trace)
+			continue;
+		tr->clear_trace = false;
+		tf_trace_array_reset(tr);
+		/* the max buffer too, allocated or not (it counts) */
+		tf_trace_clock_now(tr->clock_id);
+		if (tr->snapshot)
+			tf_ring_buffer_reset(tr->snapshot, -1);
+	}
+}
+
+struct tf_event *tf_tr_list_first(const struct tf_trace_array *tr)
+{
+	struct cds_list_head *head = &tr->tracing->reg->order;
+	struct tf_event *ev;
+
+	if (cds_list_empty(head))
+		return NULL;
+	ev = cds_list_entry(head->prev, struct tf_event, order);
+	if (ev->seq >= tr->seq_made)
+		return ev;		/* the newest, made after @tr */
+	return cds_list_entry(head->next, struct tf_event, order);
+}
+
+struct tf_event *tf_tr_list_next(const struct tf_trace_array *tr,
+				 const struct tf_event *ev)
+{
+	struct cds_list_head *head = &tr->tracing->reg->order;
+	struct tf_event *n;
+
+	if (ev->seq >= tr->seq_made) {
+		/* made after @tr: towards the older, then @tr's own */
+		if (ev->order.prev != head) {
+			n = cds_list_entry(ev->order.prev, struct tf_event,
+					   order);
+			if (n->seq >= tr->seq_made)
+				return n;
+		}
+		n = cds_list_entry(head->next, struct tf_event, order);
+		return n->seq < tr->seq_made ? n : NULL;
+	}
+	if (ev->order.next == head)
+		return NULL;
+	n = cds_list_entry(ev->order.next, struct tf_event, order);
+	return n->seq < tr->seq_made ? n : NULL;
 }
 
 struct tf_trace_array *tf_instance_find(struct tf_tracing *t,
@@ -276,7 +428,8 @@ static void set_flag(struct tf_event_file *f, unsigned bit, bool on)
 	unsigned old;
 
 	if (on)
-		old = atomic_fetch_or(&f->flags, bit);
+		old = atomic_fetch_or(&f->flags, bit == TF_FILE_ENABLED ?
+				      bit | TF_FILE_WAS_ENABLED : bit);
 	else
 		old = atomic_fetch_and(&f->flags, ~bit);
 	if (bit == TF_FILE_ENABLED && !!(old & bit) != on) {
@@ -358,7 +511,7 @@ char tf_system_enable_char(struct tf_trace_array *tr,
 	for (unsigned i = 0; i < nr && set != 3; i++) {
 		struct tf_event_file *f = tf_tr_file(tr, i);
 
-		if (ignore_enable(f->event))
+		if (!f->event || ignore_enable(f->event))
 			continue;
 		if (sys && strcmp(f->event->system, sys->name) != 0)
 			continue;
@@ -377,7 +530,7 @@ int tf_system_enable_set(struct tf_trace_array *tr,
 	for (unsigned i = 0; i < nr; i++) {
 		struct tf_event_file *f = tf_tr_file(tr, i);
 
-		if (ignore_enable(f->event))
+		if (!f->event || ignore_enable(f->event))
 			continue;
 		if (sys && strcmp(f->event->system, sys->name) != 0)
 			continue;
@@ -415,7 +568,7 @@ int tf_set_event_token(struct tf_trace_array *tr, const char *token,
 		struct tf_event_file *f = tf_tr_file(tr, i);
 		const struct tf_event *ev = f->event;
 
-		if (ignore_enable(ev))
+		if (!ev || ignore_enable(ev))
 			continue;
 		if (match && strcmp(match, ev->name) != 0 &&
 		    strcmp(match, ev->system) != 0)
@@ -435,18 +588,16 @@ void tf_clear_events(struct tf_trace_array *tr)
 	unsigned nr = tr->tracing->reg->nr_events;
 
 	for (unsigned i = 0; i < nr; i++)
-		tf_event_enable_disable(tf_tr_file(tr, i), 0, false);
+		if (tf_tr_file(tr, i)->event)
+			tf_event_enable_disable(tf_tr_file(tr, i), 0, false);
 }
 
 void tf_set_event_show(struct tf_trace_array *tr, struct strbuf *out)
 {
-	struct tf_registry *reg = tr->tracing->reg;
-	unsigned nr = reg->nr_events;
-
-	/* the kernel's list order: events added after @tr was made first */
-	for (unsigned pos = 0; pos < nr; pos++) {
-		const struct tf_event_file *f =
-			tf_tr_file(tr, tf_tr_list_at(tr, pos, nr));
+	/* the kernel's list order: events made after @tr first */
+	for (struct tf_event *ev = tf_tr_list_first(tr); ev;
+	     ev = tf_tr_list_next(tr, ev)) {
+		const struct tf_event_file *f = tf_tr_file(tr, ev->index);
 
 		if (atomic_load(&f->flags) & TF_FILE_ENABLED)
 			sb_printf(out, "%s:%s\n", f->event->system,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace_array.h - a trace array (the top-level tracing directory or an
  * instance) and its per-event state, the kernel's trace_event_file.
@@ -21,6 +22,7 @@
 #include "util/error_log.h"
 
 struct tf_ring_buffer;
+struct tf_synth_state;
 struct tf_filter;
 struct tf_cond_snapshot;
 
@@ -41,9 +43,16 @@ enum {
 	TF_FILE_TRIGGER_MODE	= 1u << 3,	/* has triggers */
 	TF_FILE_FILTERED	= 1u << 4,
 	TF_FILE_PID_FILTER	= 1u << 5,
+	/* has been enabled (soft mode included) since it was made: its
+	 * removal resets the trace array's buffers (the kernel's
+	 * EVENT_FILE_FL_WAS_ENABLED and tr->clear_trace) */
+	TF_FILE_WAS_ENABLED	= 1u << 6,
 };
 
 struct tf_event_file {
+	/* NULL while the index is vacant (a removed synthetic event's);
+	 * set before the event is published, cleared after a grace
+	 * period once it is removed */
 	struct tf_event *event;
 	struct tf_trace_array *tr;
 	atomic_uint flags;
@@ -87,9 +96,15 @@ struct tf_trace_array {
 	 * files and the event path have it.
 	 */
 	struct tf_event_file *file_chunks[TF_NR_CHUNKS];
-	/* registry events when it was made: those added later are listed
-	 * first (tf_tr_list_at) */
+	/* registry events when it was made, and the order number the
+	 * next one took: those made later are listed first
+	 * (tf_tr_list_first) */
 	unsigned nr_events_made;
+	uint64_t seq_made;
+	/* an event enabled here was removed: the next
+	 * tf_tracing_reset_cleared() empties the buffers (the kernel's
+	 * clear_trace); control lock */
+	bool clear_trace;
 	struct tf_error_log error_log;
 	/* RCU; NULL = no pid filtering; indexed by enum tf_pid_kind */
 	struct tf_pid_list *pids[4];
@@ -147,9 +162,24 @@ struct tf_tracing {
 	/* Event files whose triggers want records prefetched
 	 * (TF_FILE_TRIGGER_PREFETCH, see tf_dispatch_locked_n()). */
 	atomic_int nr_prefetch;
+	/*
+	 * The synthetic events of this context (src/synth), made on first
+	 * use and freed by tf_tracing_destroy() through synth_destroy.
+	 */
+	struct tf_synth_state *synth;
+	void (*synth_destroy)(struct tf_tracing *t);
+	/*
+	 * Told, under the lock, that event @name of @sys was removed (and
+	 * whether @sys has no event left), after readers stopped seeing
+	 * it: the filesystem drops what the kernel's caches keep of it.
+	 * NULL when no one listens.
+	 */
+	void (*event_removed)(struct tf_tracing *t, const struct tf_system *sys,
+			      const char *name, bool system_gone);
 };
 
-/* The event file of event @index (< reg->nr_events) in @tr. */
+/* The event file of index @index (< reg->nr_events) in @tr; its event
+ * is NULL while the index is vacant. */
 static inline struct tf_event_file *tf_tr_file(const struct tf_trace_array *tr,
 					       unsigned index)
 {
@@ -158,21 +188,17 @@ static inline struct tf_event_file *tf_tr_file(const struct tf_trace_array *tr,
 }
 
 /*
- * The event index at position @pos of @nr in @tr's event list, the
- * kernel's tr->events that available_events (top level) and set_event
- * print: a module loaded later adds its events at the head of every
- * trace array's list, so events added after @tr was made come first,
- * newest first; then those it was made with, in registry order (an
- * instance made after an event was added lists it in registry order
- * too, as the kernel's instance is built from the whole event list).
+ * @tr's event list, the kernel's tr->events that available_events (top
+ * level) and set_event print: an event made after the trace array
+ * (a module's, a synthetic one) is added at the head of every trace
+ * array's list, so those come first, newest first; then those it was
+ * made with, oldest first (an instance built later takes the whole
+ * list in order).  Control lock; first returns NULL for none, next
+ * NULL after the last.
  */
-static inline unsigned tf_tr_list_at(const struct tf_trace_array *tr,
-				     unsigned pos, unsigned nr)
-{
-	unsigned added = nr - tr->nr_events_made;
-
-	return pos < added ? nr - 1 - pos : pos - added;
-}
+struct tf_event *tf_tr_list_first(const struct tf_trace_array *tr);
+struct tf_event *tf_tr_list_next(const struct tf_trace_array *tr,
+				 const struct tf_event *ev);
 
 int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
 		    int nr_cpus);
@@ -190,6 +216,30 @@ void tf_tracing_destroy(struct tf_tracing *t);
  */
 int tf_tracing_add_event(struct tf_tracing *t, const char *system,
 			 const char *text, size_t len, struct tf_event **out);
+
+/*
+ * The same for an event made at run time (see tf_registry_prepare_built):
+ * it takes a vacant index if there is one.  Callers hold t->lock.
+ */
+int tf_tracing_add_built_event(struct tf_tracing *t, struct tf_event *ev,
+			       const char *system);
+/*
+ * Removes a run-time event, as the kernel's trace_remove_event_call():
+ * -EBUSY while something holds it (tf_event.dyn_ref) or while it is
+ * enabled (soft mode included) in any trace array; an enabled one also
+ * cancels every pending buffer reset.  Otherwise every trace array
+ * where it was ever enabled is marked for tf_tracing_reset_cleared(),
+ * readers stop finding it (the registry's and, through @unpublish, its
+ * owner's: may be NULL), and once they are done (a grace period: the
+ * caller must not be in a read-side section) its files in every trace
+ * array are emptied, t->event_removed is told, and the event is
+ * released.  Callers hold t->lock.
+ */
+int tf_tracing_remove_event(struct tf_tracing *t, struct tf_event *ev,
+			    void (*unpublish)(struct tf_event *ev));
+/* tracing_reset_all_online_cpus(): resets the buffer and the snapshot
+ * buffer of the trace arrays marked by a removal, and unmarks them. */
+void tf_tracing_reset_cleared(struct tf_tracing *t);
 
 /*
  * tracing_reset_online_cpus(): empties the buffer of every CPU and

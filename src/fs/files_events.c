@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * files_events.c - events/, events/<sys>/ and events/<sys>/<event>/:
  * enable, filter, format, id, trigger, hist, hist_debug, header_page,
@@ -54,9 +55,11 @@ static int event_format_show(struct tf_open *o, struct strbuf *out)
 	return 0;
 }
 
+/* The id the event had when the file was opened: the kernel's id file
+ * keeps telling it after the event is removed. */
 static int event_id_show(struct tf_open *o, struct strbuf *out)
 {
-	sb_printf(out, "%d\n", node_file(o)->event->id);
+	sb_printf(out, "%d\n", o->event_id);
 	return 0;
 }
 
@@ -193,8 +196,8 @@ const struct tf_file_def tf_event_files[] = {
 			 event_trigger_show, event_trigger_write, NULL },
 	[EV_FORMAT] = { "format", 0440, TF_FD_NO_LOCK, NULL,
 			event_format_show, NULL, NULL },
-	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK, NULL, event_id_show, NULL,
-		    NULL },
+	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK | TF_FD_KEEPS, NULL,
+		    event_id_show, NULL, NULL },
 	[EV_HIST] = { "hist", 0440, 0, event_hist_open, event_hist_show, NULL,
 		      event_hist_release },
 	[EV_HIST_DEBUG] = { "hist_debug", 0440, 0, NULL,

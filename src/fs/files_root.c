@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * files_root.c - the files at the top of a trace array: event control
  * (available_events, set_event, set_event_pid), tracing_on, error_log,
@@ -16,6 +17,7 @@
 #include "buffer/saved_tgids.h"
 #include "buffer/trace_clock.h"
 #include "fs/files.h"
+#include "synth/synth.h"
 
 extern const char tf_readme_text[];
 
@@ -158,14 +160,11 @@ static void free_buffer_release(struct tf_open *o)
 
 static int available_events_show(struct tf_open *o, struct strbuf *out)
 {
-	struct tf_registry *reg = o->node.t->reg;
-	unsigned nr = reg->nr_events;
+	struct tf_trace_array *top = o->node.t->top;
 
 	/* the top level's list order: events added at run time first */
-	for (unsigned pos = 0; pos < nr; pos++) {
-		const struct tf_event *ev = tf_registry_event(reg,
-			tf_tr_list_at(o->node.t->top, pos, nr));
-
+	for (const struct tf_event *ev = tf_tr_list_first(top); ev;
+	     ev = tf_tr_list_next(top, ev)) {
 		if (strcmp(ev->system, "ftrace") != 0)
 			sb_printf(out, "%s:%s\n", ev->system, ev->name);
 	}
@@ -253,6 +252,40 @@ static long pid_write(struct tf_open *o, const char *buf, size_t len)
 				    false);
 
 	return ret < 0 ? ret : (long)len;
+}
+
+/* ---- synthetic_events, dynamic_events ---- */
+
+/* `>` removes every synthetic event first; EBUSY fails the open */
+static int synth_open(struct tf_open *o)
+{
+	if ((o->flags & O_ACCMODE) != O_RDONLY && (o->flags & O_TRUNC))
+		return tf_synth_release_all(o->node.t);
+	return 0;
+}
+
+static int synthetic_events_show(struct tf_open *o, struct strbuf *out)
+{
+	tf_synth_events_show(o->node.t, out);
+	return 0;
+}
+
+static long synthetic_events_write(struct tf_open *o, const char *buf,
+				   size_t len)
+{
+	return tf_synth_events_write(o->node.t, buf, len);
+}
+
+static int dynamic_events_show(struct tf_open *o, struct strbuf *out)
+{
+	tf_dynamic_events_show(o->node.t, out);
+	return 0;
+}
+
+static long dynamic_events_write(struct tf_open *o, const char *buf,
+				 size_t len)
+{
+	return tf_dynamic_events_write(o->node.t, buf, len);
 }
 
 /* ---- tracing_on, error_log, saved_cmdlines ---- */
@@ -486,9 +519,12 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("available_tracers", 0440, 0, NULL, fixed_show, NULL),
 	ROOT("uprobe_profile", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("uprobe_events", 0640, TOP, NULL, fixed_show, idle_write),
-	ROOT("dynamic_events", 0640, TOP, NULL, fixed_show, idle_write),
+	ROOT("dynamic_events", 0640, TOP, synth_open, dynamic_events_show,
+	     dynamic_events_write),
 	ROOT("kprobe_profile", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("kprobe_events", 0640, TOP, NULL, fixed_show, idle_write),
+	ROOT("synthetic_events", 0640, TOP, synth_open, synthetic_events_show,
+	     synthetic_events_write),
 	ROOT("max_graph_depth", 0640, TOP, NULL, knob_show,
 	     knob_write),
 	ROOT("printk_formats", 0440, TOP, NULL, fixed_show, NULL),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * fuse_ops.c - libfuse low-level glue: lookup, getattr, readdir, open,
  * read, write, mkdir/rmdir of instances.  The per-file behaviour lives in
@@ -124,6 +125,9 @@ static void fill_entry(const struct tf_node *n, struct fuse_entry_param *e)
 	memset(e, 0, sizeof(*e));
 	node_stat(n, &e->attr);
 	e->ino = e->attr.st_ino;
+	/* an index a removed event held: its inodes are not the old's */
+	e->generation = n->kind == TF_N_EVENT || n->kind == TF_N_FILE_EVENT ?
+			n->gen : 0;
 	e->attr_timeout = ENTRY_TIMEOUT;
 	e->entry_timeout = ENTRY_TIMEOUT;
 }
@@ -165,7 +169,7 @@ static void tf_getattr(fuse_req_t req, fuse_ino_t ino,
 
 	(void)fi;
 	tf_rcu_read_lock();
-	ret = resolve(req, ino, &n);
+	ret = tf_node_from_ino_stale(tracing(req), ino, &n);
 	if (ret == 0)
 		node_stat(&n, &st);
 	tf_rcu_read_unlock();
@@ -288,6 +292,15 @@ static bool may_open(const struct fuse_ctx *ctx, unsigned mode, int flags)
 	return (bits & want) == want;
 }
 
+/* An open file of an event that was removed (the kernel's
+ * EVENT_FILE_FL_FREED): ENODEV, whatever now holds its index. */
+static bool event_gone(const struct tf_open *o)
+{
+	return tf_node_event_gone(&o->node);
+}
+
+static void flush_invalidations(void);
+
 static void lock_for(const struct tf_open *o)
 {
 	if (!(o->node.def->flags & TF_FD_NO_LOCK))
@@ -320,6 +333,10 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	/* the trace array stays while a file of it is open (rmdir: EBUSY) */
 	if (ret == 0)
 		atomic_fetch_add(&o->node.tr->open_refs, 1);
+	/* the id file still tells it once the event is gone */
+	if (ret == 0 && o->node.kind == TF_N_FILE_EVENT)
+		o->event_id = tf_registry_event(o->node.t->reg,
+						o->node.idx >> 8)->id;
 	tf_rcu_read_unlock();
 	if (ret) {
 		free(o);
@@ -331,8 +348,9 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	sb_init(&o->text);
 	if (o->node.def->open) {
 		lock_for(o);
-		ret = o->node.def->open(o);
+		ret = event_gone(o) ? -ENODEV : o->node.def->open(o);
 		unlock_for(o);
+		flush_invalidations();	/* `>` may have removed events */
 		if (ret) {
 			atomic_fetch_sub(&o->node.tr->open_refs, 1);
 			free(o);
@@ -350,11 +368,20 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 
 static int render(struct tf_open *o)
 {
+	bool rcu = o->node.kind == TF_N_FILE_EVENT &&
+		   (o->node.def->flags & TF_FD_NO_LOCK);
 	int ret;
 
 	sb_reset(&o->text);
 	lock_for(o);
-	ret = o->node.def->show(o, &o->text);
+	/* an unlocked event file (format, id) keeps its event alive with
+	 * the read lock; a locked one with the lock removal takes */
+	if (rcu)
+		tf_rcu_read_lock();
+	ret = event_gone(o) && !(o->node.def->flags & TF_FD_KEEPS) ? -ENODEV :
+	      o->node.def->show(o, &o->text);
+	if (rcu)
+		tf_rcu_read_unlock();
 	unlock_for(o);
 	if (ret == 0)
 		ret = sb_error(&o->text);
@@ -447,8 +474,9 @@ static void tf_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		return;
 	}
 	lock_for(o);
-	ret = o->node.def->write(o, buf, size);
+	ret = event_gone(o) ? -ENODEV : o->node.def->write(o, buf, size);
 	unlock_for(o);
+	flush_invalidations();	/* the write may have removed events */
 	if (ret < 0)
 		fuse_reply_err(req, (int)-ret);
 	else
@@ -491,6 +519,9 @@ static void poll_forget_locked(struct tf_open *o)
 		}
 }
 
+static struct inval *invals;
+static void run_invalidations(void);
+
 static void *poll_notifier(void *arg)
 {
 	(void)arg;
@@ -499,10 +530,12 @@ static void *poll_notifier(void *arg)
 		struct poll_waiter **p, *w;
 		struct timespec ts;
 
-		while (!poll_waiters)
+		while (!poll_waiters && !invals)
 			pthread_cond_wait(&poll_cond, &poll_lock);
+		run_invalidations();
 		for (p = &poll_waiters; (w = *p);) {
-			if (tf_file_poll(w->o->node.def)(w->o, true)) {
+			if (event_gone(w->o) ||
+			    tf_file_poll(w->o->node.def)(w->o, true)) {
 				fuse_lowlevel_notify_poll(w->ph);
 				fuse_pollhandle_destroy(w->ph);
 				*p = w->next;
@@ -522,6 +555,117 @@ static void *poll_notifier(void *arg)
 	return NULL;
 }
 
+/* Starts the notifier thread if it is not running; poll_lock held. */
+static bool notifier_start_locked(void)
+{
+	pthread_t tid;
+
+	if (poll_thread_running)
+		return true;
+	if (pthread_create(&tid, NULL, poll_notifier, NULL) != 0)
+		return false;
+	pthread_detach(tid);
+	poll_thread_running = true;
+	return true;
+}
+
+/*
+ * Removed events: the kernel caches the dentries of events/SYS/EVENT
+ * (and of events/SYS when the system goes) for ENTRY_TIMEOUT, so that
+ * `ls` or `test -d` would still find them.  The removal queues their
+ * names here; the notifier thread, which serves no request, tells the
+ * kernel (fuse_lowlevel_notify_inval_entry must not run in the path of
+ * a request that may hold the directory's lock), and the request that
+ * removed them waits for that before it replies.
+ */
+struct inval {
+	fuse_ino_t parent;
+	struct inval *next;
+	char name[];
+};
+
+static struct fuse_session *session;
+static struct inval **invals_tail = &invals;
+static uint64_t invals_queued, invals_done;
+static pthread_cond_t invals_cond = PTHREAD_COND_INITIALIZER;
+
+void tf_fuse_set_session(struct fuse_session *se)
+{
+	pthread_mutex_lock(&poll_lock);
+	session = se;
+	pthread_mutex_unlock(&poll_lock);
+}
+
+static void queue_inval(fuse_ino_t parent, const char *name)
+{
+	size_t n = strlen(name);
+	struct inval *iv = malloc(sizeof(*iv) + n + 1);
+
+	if (!iv)
+		return;		/* the entry times out by itself */
+	iv->parent = parent;
+	iv->next = NULL;
+	memcpy(iv->name, name, n + 1);
+	pthread_mutex_lock(&poll_lock);
+	if (!session || !notifier_start_locked()) {
+		pthread_mutex_unlock(&poll_lock);
+		free(iv);
+		return;
+	}
+	*invals_tail = iv;
+	invals_tail = &iv->next;
+	invals_queued++;
+	pthread_cond_signal(&poll_cond);
+	pthread_mutex_unlock(&poll_lock);
+}
+
+/* The notifier's part; called with poll_lock held, drops it meanwhile. */
+static void run_invalidations(void)
+{
+	while (invals) {
+		struct inval *iv = invals;
+
+		invals = iv->next;
+		if (!invals)
+			invals_tail = &invals;
+		pthread_mutex_unlock(&poll_lock);
+		fuse_lowlevel_notify_inval_entry(session, iv->parent,
+						 iv->name, strlen(iv->name));
+		free(iv);
+		pthread_mutex_lock(&poll_lock);
+		invals_done++;
+		pthread_cond_broadcast(&invals_cond);
+	}
+}
+
+/* Waits (a second at most) until what was queued so far is done. */
+static void flush_invalidations(void)
+{
+	struct timespec ts;
+	uint64_t want;
+
+	pthread_mutex_lock(&poll_lock);
+	want = invals_queued;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	ts.tv_sec += 1;
+	while (invals_done < want &&
+	       pthread_cond_timedwait(&invals_cond, &poll_lock, &ts) == 0)
+		;
+	pthread_mutex_unlock(&poll_lock);
+}
+
+void tf_fuse_event_removed(struct tf_tracing *t, const struct tf_system *sys,
+			   const char *name, bool system_gone)
+{
+	struct tf_trace_array *tr;
+
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		queue_inval(tf_ino(tr, TF_N_SYSTEM, sys->index), name);
+		if (system_gone)
+			queue_inval(tf_ino(tr, TF_N_EVENTS, 0), sys->name);
+	}
+}
+
 /* Keeps @ph until @o has something to report; false if it cannot. */
 static bool poll_wait_for(struct tf_open *o, struct fuse_pollhandle *ph)
 {
@@ -533,16 +677,7 @@ static bool poll_wait_for(struct tf_open *o, struct fuse_pollhandle *ph)
 	w->o = o;
 	w->ph = ph;
 	pthread_mutex_lock(&poll_lock);
-	if (!poll_thread_running) {
-		pthread_t tid;
-
-		if (pthread_create(&tid, NULL, poll_notifier, NULL) == 0) {
-			pthread_detach(tid);
-			poll_thread_running = true;
-		} else {
-			ok = false;
-		}
-	}
+	ok = notifier_start_locked();
 	if (ok) {
 		poll_forget_locked(o);	/* the kernel's newest handle wins */
 		w->next = poll_waiters;
@@ -570,7 +705,7 @@ static void tf_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 		return;
 	}
 	lock_for(o);
-	revents = poll_fn(o, false);
+	revents = event_gone(o) ? POLLERR : poll_fn(o, false);
 	unlock_for(o);
 	if (ph && (revents || !poll_wait_for(o, ph)))
 		fuse_pollhandle_destroy(ph);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * fuse_ops.h - the libfuse low-level operations of the tracefs tree.
  */
@@ -10,5 +11,12 @@
 #include "events/trace_array.h"
 
 extern const struct fuse_lowlevel_ops tf_fuse_ops;
+
+/* The session tf_fuse_event_removed() tells the kernel through. */
+void tf_fuse_set_session(struct fuse_session *se);
+/* tf_tracing.event_removed: drops the kernel's cached dentries of a
+ * removed event (and of its system when it has no event left). */
+void tf_fuse_event_removed(struct tf_tracing *t, const struct tf_system *sys,
+			   const char *name, bool system_gone);
 
 #endif

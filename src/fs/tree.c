@@ -1,10 +1,13 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * tree.c - inode numbers, lookup, stat and readdir of the tracefs tree
  * (see tree.h).
  *
  * Inode layout: bits 48-63 the trace array id (0 = top level), bits
  * 40-47 the node kind, bits 0-39 the index.  The top-level root, which
- * encodes as 0, is FUSE's root inode 1.
+ * encodes as 0, is FUSE's root inode 1.  An event's index is below
+ * 2^16 and an event file's (event << 8 | file) below 2^24, so their
+ * bits 24-39 hold the event's generation.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -23,6 +26,13 @@
 #define INO_TR_SHIFT 48
 #define INO_KIND_SHIFT 40
 #define INO_IDX_MASK ((1ull << 40) - 1)
+#define INO_GEN_SHIFT 24
+#define INO_GEN_MASK 0xffffu
+
+static bool is_event_kind(enum tf_node_kind kind)
+{
+	return kind == TF_N_EVENT || kind == TF_N_FILE_EVENT;
+}
 
 uint64_t tf_ino(const struct tf_trace_array *tr, enum tf_node_kind kind,
 		unsigned idx)
@@ -31,6 +41,29 @@ uint64_t tf_ino(const struct tf_trace_array *tr, enum tf_node_kind kind,
 		       ((uint64_t)kind << INO_KIND_SHIFT) | idx;
 
 	return ino == 0 ? FUSE_ROOT_ID : ino;
+}
+
+uint64_t tf_node_ino(const struct tf_node *n)
+{
+	unsigned gen = is_event_kind(n->kind) ? n->gen & INO_GEN_MASK : 0;
+
+	return tf_ino(n->tr, n->kind, n->idx) |
+	       (uint64_t)gen << INO_GEN_SHIFT;
+}
+
+/* Whether the event at index @ev is there with generation @gen. */
+static bool event_present(const struct tf_registry *reg, unsigned ev,
+			  uint32_t gen)
+{
+	return ev < reg->nr_events && tf_registry_event(reg, ev) &&
+	       tf_registry_slot_gen(reg, ev) == gen;
+}
+
+bool tf_node_event_gone(const struct tf_node *n)
+{
+	unsigned ev = n->kind == TF_N_FILE_EVENT ? n->idx >> 8 : n->idx;
+
+	return is_event_kind(n->kind) && !event_present(n->t->reg, ev, n->gen);
 }
 
 bool tf_node_is_dir(const struct tf_node *n)
@@ -74,9 +107,10 @@ static bool node_valid(const struct tf_node *n)
 	case TF_N_INSTANCES:
 		return top;
 	case TF_N_SYSTEM:
-		return n->idx < reg->nr_systems;
+		return n->idx < reg->nr_systems &&
+		       tf_system_visible(tf_registry_system_at(reg, n->idx));
 	case TF_N_EVENT:
-		return n->idx < reg->nr_events;
+		return event_present(reg, n->idx, n->gen);
 	case TF_N_CPU:
 		return n->idx < (unsigned)n->t->nr_cpus;
 	case TF_N_FILE_ROOT:
@@ -86,10 +120,14 @@ static bool node_valid(const struct tf_node *n)
 	case TF_N_FILE_SYSTEM:
 		return n->def && hi < reg->nr_systems &&
 		       tf_system_files_present(tf_registry_system_at(reg, hi));
-	case TF_N_FILE_EVENT:
-		return n->def && hi < reg->nr_events &&
-		       tf_event_file_present(tf_registry_event(reg, hi),
-					     n->idx & 0xff);
+	case TF_N_FILE_EVENT: {
+		struct tf_event *ev;
+
+		if (!n->def || !event_present(reg, hi, n->gen))
+			return false;
+		ev = tf_registry_event(reg, hi);
+		return ev && tf_event_file_present(ev, n->idx & 0xff);
+	}
 	case TF_N_FILE_CPU:
 		return n->def && hi < (unsigned)n->t->nr_cpus;
 	case TF_N_FILE_OPTION:
@@ -97,6 +135,19 @@ static bool node_valid(const struct tf_node *n)
 	default:
 		return false;
 	}
+}
+
+int tf_node_from_ino_stale(struct tf_tracing *t, uint64_t ino,
+			   struct tf_node *n)
+{
+	int ret = tf_node_from_ino(t, ino, n);
+
+	/* an event file's inode outlives its event: what fstat() of an
+	 * open file sees (the kernel's eventfs inode stays too) */
+	if (ret == -ENOENT && n->tr && is_event_kind(n->kind) &&
+	    (n->kind == TF_N_EVENT || n->def) && tf_node_event_gone(n))
+		return 0;
+	return ret;
 }
 
 int tf_node_from_ino(struct tf_tracing *t, uint64_t ino, struct tf_node *n)
@@ -114,6 +165,10 @@ int tf_node_from_ino(struct tf_tracing *t, uint64_t ino, struct tf_node *n)
 		return -ENOENT;
 	n->kind = (enum tf_node_kind)kind;
 	n->idx = (unsigned)(ino & INO_IDX_MASK);
+	if (is_event_kind(n->kind)) {
+		n->gen = (n->idx >> INO_GEN_SHIFT) & INO_GEN_MASK;
+		n->idx &= (1u << INO_GEN_SHIFT) - 1;
+	}
 	n->def = file_def(n);
 	return node_valid(n) ? 0 : -ENOENT;
 }
@@ -126,7 +181,16 @@ static void set_node(struct tf_node *c, const struct tf_node *dir,
 	c->tr = tr;
 	c->kind = kind;
 	c->idx = idx;
+	/* an event's files are of its generation */
+	c->gen = kind == TF_N_FILE_EVENT ? dir->gen : 0;
 	c->def = file_def(c);
+}
+
+static void set_event_node(struct tf_node *c, const struct tf_node *dir,
+			   const struct tf_event *ev)
+{
+	set_node(c, dir, dir->tr, TF_N_EVENT, ev->index);
+	c->gen = ev->gen;
 }
 
 /*
@@ -262,9 +326,14 @@ static int walk(const struct tf_node *dir, entry_fn fn, void *ctx)
 		 * new directory at the tail of its parent's children */
 		nr = reg->nr_systems;
 		for (unsigned i = 0; i < nr; i++) {
+			const struct tf_system *sys =
+				tf_registry_system_at(reg, i);
+
+			/* synthetic/ goes with its last event */
+			if (!tf_system_visible(sys))
+				continue;
 			set_node(&c, dir, dir->tr, TF_N_SYSTEM, i);
-			if (fn(ctx, tf_registry_system_at(reg, i)->name, &c,
-			       pos++))
+			if (fn(ctx, sys->name, &c, pos++))
 				return 1;
 		}
 		return 0;
@@ -278,7 +347,7 @@ static int walk(const struct tf_node *dir, entry_fn fn, void *ctx)
 		/* in registry order: an event added at run time is last */
 		for (struct tf_event *ev = tf_system_first_event(sys); ev;
 		     ev = tf_system_next_event(ev)) {
-			set_node(&c, dir, dir->tr, TF_N_EVENT, ev->index);
+			set_event_node(&c, dir, ev);
 			if (fn(ctx, ev->name, &c, pos++))
 				return 1;
 		}
@@ -355,7 +424,7 @@ int tf_node_lookup(const struct tf_node *dir, const char *name,
 	if (dir->kind == TF_N_EVENTS) {
 		const struct tf_system *sys = tf_registry_system(reg, name);
 
-		if (sys) {
+		if (sys && tf_system_visible(sys)) {
 			set_node(child, dir, dir->tr, TF_N_SYSTEM, sys->index);
 			return 0;
 		}
@@ -364,7 +433,7 @@ int tf_node_lookup(const struct tf_node *dir, const char *name,
 			reg, tf_registry_system_at(reg, dir->idx)->name, name);
 
 		if (ev) {
-			set_node(child, dir, dir->tr, TF_N_EVENT, ev->index);
+			set_event_node(child, dir, ev);
 			return 0;
 		}
 	}
@@ -410,7 +479,7 @@ void tf_node_stat(const struct tf_node *n, struct stat *st)
 	pthread_once(&mount_time_once, set_mount_time);
 	memset(st, 0, sizeof(*st));
 	st->st_atim = st->st_mtim = st->st_ctim = mount_time;
-	st->st_ino = tf_ino(n->tr, n->kind, n->idx);
+	st->st_ino = tf_node_ino(n);
 	st->st_uid = 0;
 	st->st_gid = 0;
 	st->st_blksize = 4096;

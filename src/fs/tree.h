@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tree.h - the tracefs tree: which directories and files exist, their
  * modes, and the inode numbers that name them.
@@ -7,6 +8,10 @@
  * event of every instance has a stable inode without a table of nodes.
  * Lookups of events and systems go through the registry, which may grow
  * while mounted (a replay's events): indices, hence inodes, never change.
+ * A removed synthetic event's index may be taken by a later one: the
+ * inodes of an event and its files carry the index's generation
+ * (tf_event.gen), so an inode of the old event names nothing any more
+ * and its open files answer ENODEV instead of acting on the new one.
  */
 #ifndef TF_FS_TREE_H
 #define TF_FS_TREE_H
@@ -67,6 +72,8 @@ enum {
 	TF_FD_TOP_ONLY	= 1u << 0,	/* not in instances */
 	TF_FD_NO_LOCK	= 1u << 1,	/* show/write without tracing->lock */
 	TF_FD_STREAM	= 1u << 2,	/* show called per read (trace_pipe) */
+	TF_FD_KEEPS	= 1u << 3,	/* an event file that still reads
+					 * once its event is removed (id) */
 };
 
 /* A resolved inode. */
@@ -75,6 +82,8 @@ struct tf_node {
 	struct tf_trace_array *tr;
 	enum tf_node_kind kind;
 	unsigned idx;			/* event/system/cpu/option index */
+	uint32_t gen;			/* events and their files: the
+					 * generation of the event */
 	const struct tf_file_def *def;	/* files only */
 };
 
@@ -85,13 +94,23 @@ struct tf_open {
 	int pid;			/* the opener */
 	struct strbuf text;		/* rendered content */
 	bool rendered;
+	int event_id;			/* event files: the id at open */
 	void *priv;
 };
 
 uint64_t tf_ino(const struct tf_trace_array *tr, enum tf_node_kind kind,
 		unsigned idx);
+/* A node's inode number (with its event's generation). */
+uint64_t tf_node_ino(const struct tf_node *n);
+/* An event or event-file node whose event was removed (its index is
+ * vacant or another event's): what an open file of it finds.  Lock-free. */
+bool tf_node_event_gone(const struct tf_node *n);
 /* Resolves an inode number; -ENOENT when it names nothing (any more). */
 int tf_node_from_ino(struct tf_tracing *t, uint64_t ino, struct tf_node *n);
+/* The same, also for an event or event file whose event was removed:
+ * its attributes, for the open files that still hold it. */
+int tf_node_from_ino_stale(struct tf_tracing *t, uint64_t ino,
+			   struct tf_node *n);
 int tf_node_lookup(const struct tf_node *dir, const char *name,
 		   struct tf_node *child);
 void tf_node_stat(const struct tf_node *n, struct stat *st);

@@ -204,6 +204,10 @@ static int take_new_events(struct tf_inject *p)
 	for (unsigned i = p->nr_events; i < nr; i++) {
 		const struct tf_event *ev = tf_registry_event(p->reg, i);
 
+		/* synthetic events come from hist actions only (and may
+		 * go away): no injection line names one */
+		if (!ev || ev->dyn)
+			continue;
 		if (event_info(&events[i], ev) < 0) {
 			/* nothing taken: the next miss tries again */
 			for (unsigned j = p->nr_events; j <= i; j++) {
@@ -238,6 +242,8 @@ static int take_new_events(struct tf_inject *p)
 	for (unsigned i = 0; i < nr; i++) {
 		unsigned h;
 
+		if (!events[i].key)
+			continue;
 		for (h = events[i].hash & (size - 1); table[h];
 		     h = (h + 1) & (size - 1))
 			;

@@ -519,9 +519,12 @@ static int max_id(const struct tf_registry *reg)
 	unsigned nr = reg->nr_events;
 	int m = 0;
 
-	for (unsigned i = 0; i < nr; i++)
-		if (tf_registry_event(reg, i)->id > m)
-			m = tf_registry_event(reg, i)->id;
+	for (unsigned i = 0; i < nr; i++) {
+		const struct tf_event *ev = tf_registry_event(reg, i);
+
+		if (ev && ev->id > m)
+			m = ev->id;
+	}
 	return m;
 }
 

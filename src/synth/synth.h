@@ -89,4 +89,34 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 		    const uint64_t *vals, const unsigned *idx,
 		    const struct tf_record *cause);
 
+/*
+ * The control files (tracing->lock held, outside any RCU read-side
+ * section: removals wait for a grace period).
+ *
+ * synthetic_events: one write(2) is split into lines (`#` starts a
+ * comment) and each line is a command, as the kernel's
+ * trace_parse_run_command() runs create_or_delete_synth_event(): a
+ * definition adds an event, `!name [...]` removes one.  Returns @len or
+ * the first failing command's -errno (the lines before it stay done);
+ * errors are logged to the top-level error_log as the kernel's.
+ */
+long tf_synth_events_write(struct tf_tracing *t, const char *buf, size_t len);
+void tf_synth_events_show(struct tf_tracing *t, struct strbuf *out);
+/*
+ * dynamic_events: `s:[synthetic/]name fields` adds, `-:[synthetic/]name`
+ * and `!...` remove (and reset the buffers of trace arrays that had
+ * the removed event enabled); other commands name event types
+ * tracefuse does not have: -EINVAL, as the kernel when none takes them.
+ */
+long tf_dynamic_events_write(struct tf_tracing *t, const char *buf,
+			     size_t len);
+void tf_dynamic_events_show(struct tf_tracing *t, struct strbuf *out);
+/*
+ * Opening either file with O_TRUNC for writing: removes every synthetic
+ * event in creation order (dyn_events_release_all()): -EBUSY, removing
+ * none, when one is in use (ref); -EBUSY when one cannot go (enabled),
+ * the ones before it gone.  Resets the buffers as the kernel does.
+ */
+int tf_synth_release_all(struct tf_tracing *t);
+
 #endif

@@ -479,6 +479,7 @@ static void enable_free(struct tf_trigger *data)
 	struct enable_data *ed = data->private_data;
 
 	tf_event_enable_disable(ed->file, 0, true);	/* SOFT_MODE off */
+	ed->file->event->dyn_ref--;
 	free(ed);
 }
 
@@ -550,10 +551,13 @@ static int enable_parse(const struct tf_event_command *cmd,
 	ret = tf_trigger_set_filter(data, file, filter);
 	if (ret)
 		goto fail;
+	/* trace_event_try_get_ref(): a synthetic target cannot go */
+	target->event->dyn_ref++;
 	tf_event_enable_disable(target, 1, true);	/* SOFT_MODE on */
 	ret = tf_trigger_register(file, data);
 	if (ret) {
 		tf_event_enable_disable(target, 0, true);
+		target->event->dyn_ref--;
 		goto fail;
 	}
 	return 0;

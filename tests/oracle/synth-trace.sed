@@ -1,0 +1,1 @@
+/hist_debug$/d
