@@ -96,3 +96,9 @@ teardown() { tf_umount; }
 	echo "$output"
 	assert_success
 }
+
+@test "synthetic events print in trace as the kernel's, after the record whose trigger made them (oracle: synth-trace.sh)" {
+	run oracle_compare synth-trace
+	echo "$output"
+	assert_success
+}

@@ -3,6 +3,8 @@
  * control side: flags are atomics and everything replaceable is read
  * under an RCU read-side section.
  */
+#include <string.h>
+
 #include "util/rcu.h"
 #include <urcu/rculist.h>
 
@@ -47,11 +49,114 @@ const struct tf_record *tf_record_stamp(const struct tf_trace_array *tr,
 }
 
 /*
+ * The kernel reserves a record's slot before the record's conditional
+ * triggers run, so what those triggers generate (synthetic events, and
+ * what their own triggers generate) lands after it in that trace
+ * array's buffer.  Here the record is written after its triggers (their
+ * outcome decides whether it is kept): while a trace array has a record
+ * "reserved" on this thread, writes to it wait in this queue and follow
+ * the record when the outermost reservation ends.  Fixed size, no
+ * allocation; past it, writes go straight to the buffer.
+ */
+#define NEST_OPEN_MAX	8
+#define NEST_WRITES_MAX	16
+#define NEST_BYTES	(16u << 10)
+
+struct nest_write {
+	struct tf_trace_array *tr;
+	struct tf_ring_buffer *rb;
+	int cpu;
+	uint64_t ts;
+	unsigned size, off;
+};
+
+static __thread struct {
+	unsigned n_open, n_writes, used;
+	struct tf_trace_array *open[NEST_OPEN_MAX];
+	struct nest_write w[NEST_WRITES_MAX];
+	uint8_t bytes[NEST_BYTES];
+} nest;
+
+static bool reserved_here(const struct tf_trace_array *tr)
+{
+	for (unsigned i = 0; i < nest.n_open; i++)
+		if (nest.open[i] == tr)
+			return true;
+	return false;
+}
+
+/*
+ * Opens a reservation on @tr.  When an outer reservation of @tr is open
+ * already, this record's own write will wait too: its place in the queue
+ * is taken now, before what its triggers write (-1 otherwise).
+ */
+int tf_reserve_begin(struct tf_trace_array *tr)
+{
+	int place = -1;
+
+	if (reserved_here(tr) && nest.n_writes < NEST_WRITES_MAX) {
+		place = (int)nest.n_writes++;
+		nest.w[place] = (struct nest_write) { .tr = tr };
+	}
+	if (nest.n_open < NEST_OPEN_MAX)
+		nest.open[nest.n_open] = tr;
+	nest.n_open++;
+	return place;
+}
+
+void tf_reserve_end(struct tf_trace_array *tr)
+{
+	unsigned kept = 0;
+
+	if (nest.n_open && --nest.n_open >= NEST_OPEN_MAX)
+		return;
+	if (reserved_here(tr) || !nest.n_writes)
+		return;
+	/* the writes to @tr that waited, in their order; others stay */
+	for (unsigned i = 0; i < nest.n_writes; i++) {
+		struct nest_write *w = &nest.w[i];
+
+		if (w->tr != tr)
+			nest.w[kept++] = *w;
+		else if (w->rb)		/* not a discarded record's place */
+			tf_ring_buffer_write(w->rb, w->cpu, w->ts,
+					     nest.bytes + w->off, w->size);
+	}
+	nest.n_writes = kept;
+	if (!kept)
+		nest.used = 0;
+}
+
+/* Queues a write to @tr while a reservation of it is open (at @place,
+ * taken by tf_reserve_begin, or at the end); false: write it now. */
+static bool nest_defer(struct tf_trace_array *tr, struct tf_ring_buffer *rb,
+		       const struct tf_record *rec, int place)
+{
+	struct nest_write *w;
+
+	if (!nest.n_open || !reserved_here(tr) ||
+	    rec->size > NEST_BYTES - nest.used)
+		return false;
+	if (place >= 0) {
+		w = &nest.w[place];
+	} else {
+		if (nest.n_writes == NEST_WRITES_MAX)
+			return false;
+		w = &nest.w[nest.n_writes++];
+	}
+	*w = (struct nest_write) { tr, rb, rec->cpu, rec->ts, rec->size,
+				   nest.used };
+	memcpy(nest.bytes + nest.used, rec->data, rec->size);
+	nest.used += (rec->size + 7) & ~7u;
+	return true;
+}
+
+/*
  * Writes @rec into @rb (NULL: tracing was off at "reserve" time); @rec
  * is stamped already (tf_record_stamp) or is now.
  */
-static void record(struct tf_trace_array *tr, struct tf_ring_buffer *rb,
-		   const struct tf_record *rec, bool stamped)
+static void record_at(struct tf_trace_array *tr, struct tf_ring_buffer *rb,
+		      const struct tf_record *rec, bool stamped, int place)
 {
 	struct tf_record copy;
 
@@ -60,7 +165,15 @@ static void record(struct tf_trace_array *tr, struct tf_ring_buffer *rb,
 	if (!stamped)
 		rec = tf_record_stamp(tr, rec, &copy);
 	tf_record_taskinfo(tr->tracing, rec);
+	if (nest_defer(tr, rb, rec, place))
+		return;
 	tf_ring_buffer_write(rb, rec->cpu, rec->ts, rec->data, rec->size);
+}
+
+static void record(struct tf_trace_array *tr, struct tf_ring_buffer *rb,
+		   const struct tf_record *rec, bool stamped)
+{
+	record_at(tr, rb, rec, stamped, -1);
 }
 
 static struct tf_ring_buffer *reserve(struct tf_trace_array *tr)
@@ -97,6 +210,7 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	struct tf_ring_buffer *rb;
 	struct tf_record copy;
 	unsigned tt, swaps;
+	int place = -1;
 
 	if (force) {
 		/* trace_marker: its writer runs the triggers (they see the
@@ -124,11 +238,16 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	/* stamped as reserved: the triggers (common_timestamp) see it so */
 	rec = tf_record_stamp(tr, rec, &copy);
 	swaps = tf_trigger_snapshot_swaps;
+	if (rb)
+		place = tf_reserve_begin(tr);
 	tt = tf_triggers_call(file, rec);
 	flags = atomic_load_explicit(&file->flags, memory_order_acquire);
 	if (rb && !(flags & TF_FILE_SOFT_DISABLED) &&
 	    tf_filter_match(rcu_dereference(file->filter), rec))
-		record(tr, tf_trigger_reserved_buffer(tr, swaps), rec, true);
+		record_at(tr, tf_trigger_reserved_buffer(tr, swaps), rec, true,
+			  place);
+	if (rb)
+		tf_reserve_end(tr);
 	if (tt)
 		tf_triggers_post_call(file, tt, rec);
 }

@@ -39,6 +39,15 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 		    bool force);
 
 /*
+ * A record's slot is reserved before its triggers run (the kernel's
+ * order): between begin and end, what the triggers write to @tr on this
+ * thread (the synthetic events they generate) waits and lands after the
+ * record, which the caller writes before calling end.
+ */
+int tf_reserve_begin(struct tf_trace_array *tr);
+void tf_reserve_end(struct tf_trace_array *tr);
+
+/*
  * The kernel's tracing_record_taskinfo(): saves the comm (and, while
  * tgids are recorded, the tgid) that the trace output prints for the
  * record's pid.

@@ -107,6 +107,7 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	file = tf_tr_file(tr, ev->index);
 	tf_rcu_read_lock();
 	swaps = tf_trigger_snapshot_swaps;
+	tf_reserve_begin(tr);
 	tt = tf_triggers_call(file, &rec);
 	if (data[size - 1] != '\n')
 		data[size++] = '\n';
@@ -116,6 +117,7 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	tf_record_taskinfo(tr->tracing, &rec);
 	tf_ring_buffer_write(tf_trigger_reserved_buffer(tr, swaps), rec.cpu,
 			     rec.ts, rec.data, rec.size);
+	tf_reserve_end(tr);
 	if (tt)
 		tf_triggers_post_call(file, tt, &rec);
 	tf_rcu_read_unlock();

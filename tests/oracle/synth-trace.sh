@@ -17,7 +17,7 @@ A() { local f=$1; shift; local d="$*"; local r; printf '%s' "$d" > /tmp/in; if d
 WB() { local mode=$1 f=$2 d=$3; printf '%s' "$d" > /tmp/big; local r; if [ "$mode" = A ]; then dd if=/tmp/big bs=1M 2>/tmp/e >> "$f" && r=OK || r=$(grep -v records /tmp/e | sed 's/.*: //'); else dd if=/tmp/big bs=1M 2>/tmp/e > "$f" && r=OK || r=$(grep -v records /tmp/e | sed 's/.*: //'); fi; echo "$mode(dd) $f <${#d} bytes> -> $r"; }
 C() { echo "--- cat $1:"; cat "$1" 2>&1 | sed 's/^cat: [^:]*: /cat-error: /'; echo "--- end"; }
 EL() { echo "--- error_log ${1:-error_log}:"; sed -E 's/^\[ *[0-9.]+\] //' "${1:-error_log}"; echo "--- end"; }
-S() { grep -v '^#' trace | sed -E 's/^ *([^ ].*)-[0-9]+ +\[([0-9]+)\] ([^ ]+) +[0-9]+\.[0-9]+: /COMM-PID [\2] \3 TS: /; s/(lat|l2)=[0-9]+/\1=LAT/g; s/(pid|child)=[0-9]+/\1=PID/g'; }
+S() { grep -v '^#' trace | sed -E 's/^ *([^ ].*)-[0-9]+ +\[([0-9]+)\] ([^ ]+) +[0-9]+\.[0-9]+: /COMM-PID [\2] \3 TS: /; s/(lat|l2)=[0-9]+/\1=LAT/g; s/(pid|child)=[0-9]+/\1=PID/g; s/ip=[0-9]+/ip=IP/g' | grep -v '^=> '; }
 RAW() { echo "=== raw $1"; grep -v '^#' trace; }
 P=events/ftrace/print/trigger
 START='hist:keys=common_pid:ts0=common_timestamp.usecs if buf == "start"'
