@@ -7,10 +7,17 @@
  * tracefuse's), then forks the daemon (the ordinary main(), in the
  * foreground, in a session of its own) mounting on /sys/kernel/tracing
  * and reaching the host through the inherited fd.  Once the mount
- * answers, /sys/kernel/debug/tracing (where the host has it) is bound to
- * it and COMMAND runs; its exit status is ours.  COMMAND is our child,
- * not the daemon's: the daemon's threads (and what they fork) are kept
- * out of the live source's events, COMMAND's are not.
+ * answers, /sys/kernel/debug/tracing is bound to it (debugfs is
+ * mounted at /sys/kernel/debug for that when the namespace has none) and
+ * COMMAND runs; its exit status is ours.  COMMAND is our child, not the
+ * daemon's: the daemon's threads (and what they fork) are kept out of
+ * the live source's events, COMMAND's are not.
+ *
+ * COMMAND runs without CAP_SYS_ADMIN.  /proc/mounts calls tracefuse
+ * "fuse.tracefuse", not "tracefs", and libtracefs, not finding a
+ * tracefs there, mounts one at /sys/kernel/tracing: the host's, over
+ * tracefuse.  Without the capability that mount fails and libtracefs
+ * takes the debugfs mount's tracing directory, which is tracefuse.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -23,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
+#include <linux/capability.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -133,6 +142,41 @@ static bool tracefuse_mounted_on(const char *where)
 	return found;
 }
 
+/* What /proc/self/mountinfo says is mounted on @where (the newest), or
+ * false. */
+static bool mounted_type(const char *where, char *fstype, size_t size)
+{
+	char line[8192];
+	bool found = false;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		char mnt[4096], type[256], src[256];
+
+		if (parse_mountinfo_line(line, mnt, sizeof(mnt), type, src) == 0 &&
+		    strcmp(mnt, where) == 0) {
+			snprintf(fstype, size, "%s", type);
+			found = true;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+/* Unmounts every layer mounted on @where (a tool may have mounted
+ * something over tracefuse), newest first. */
+static void unmount_all(const char *where)
+{
+	char type[256];
+
+	for (int i = 0; i < 16 && mounted_type(where, type, sizeof(type)); i++)
+		if (umount2(where, i ? MNT_DETACH : 0) < 0 &&
+		    umount2(where, MNT_DETACH) < 0)
+			break;
+}
+
 static void forward_signal(int sig)
 {
 	if (command_pid > 0)
@@ -213,7 +257,8 @@ int tf_run_main(int argc, char **argv)
 {
 	struct sigaction sa = { .sa_handler = forward_signal };
 	char **cmd = NULL;
-	bool log = false, debug_bound = false, has_debug;
+	bool log = false, debug_bound = false, debugfs_mounted = false;
+	bool has_debug;
 	int nr_opts, status, ret;
 	pid_t daemon, child;
 
@@ -267,10 +312,17 @@ int tf_run_main(int argc, char **argv)
 		}
 		return 1;
 	}
-	if (has_debug || is_dir("/sys/kernel/debug/tracing")) {
-		if (mount(TRACING, DEBUG_TRACING, NULL, MS_BIND, NULL) == 0)
-			debug_bound = true;
+	/* libtracefs finds a tracing directory through a debugfs mount */
+	if (!has_debug) {
+		char type[256];
+
+		if (!mounted_type("/sys/kernel/debug", type, sizeof(type)) &&
+		    mount("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL) == 0)
+			debugfs_mounted = true;
 	}
+	if (is_dir(DEBUG_TRACING) &&
+	    mount(TRACING, DEBUG_TRACING, NULL, MS_BIND, NULL) == 0)
+		debug_bound = true;
 	if (run_host_fd >= 0)
 		close(run_host_fd);	/* the daemon has its own copy */
 
@@ -283,6 +335,8 @@ int tf_run_main(int argc, char **argv)
 	if (child == 0) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGQUIT, SIG_DFL);
+		/* root's exec takes the bounding set: no mounts over ours */
+		prctl(PR_CAPBSET_DROP, CAP_SYS_ADMIN, 0, 0, 0);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "tracefuse run: %s: %s\n", cmd[0],
 			strerror(errno));
@@ -299,10 +353,11 @@ int tf_run_main(int argc, char **argv)
 	}
 
 	if (debug_bound)
-		umount2(DEBUG_TRACING, MNT_DETACH);
+		unmount_all(DEBUG_TRACING);
+	if (debugfs_mounted)
+		umount2("/sys/kernel/debug", MNT_DETACH);
 	/* unmounting ends the daemon's loop: it removes its host instance */
-	if (umount2(TRACING, 0) < 0)
-		umount2(TRACING, MNT_DETACH);
+	unmount_all(TRACING);
 	while (waitpid(daemon, &status, 0) < 0 && errno == EINTR)
 		;
 	return ret;
