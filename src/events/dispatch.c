@@ -211,6 +211,7 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	struct tf_record copy;
 	unsigned tt, swaps;
 	int place = -1;
+	bool nests;
 
 	if (force) {
 		/* trace_marker: its writer runs the triggers (they see the
@@ -238,7 +239,10 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	/* stamped as reserved: the triggers (common_timestamp) see it so */
 	rec = tf_record_stamp(tr, rec, &copy);
 	swaps = tf_trigger_snapshot_swaps;
-	if (rb)
+	/* bracketed where triggers generate records, or a record of
+	 * this trace array is reserved already (this one waits too) */
+	nests = rb && ((flags & TF_FILE_TRIGGER_GENERATES) || nest.n_open);
+	if (nests)
 		place = tf_reserve_begin(tr);
 	tt = tf_triggers_call(file, rec);
 	flags = atomic_load_explicit(&file->flags, memory_order_acquire);
@@ -246,7 +250,7 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	    tf_filter_match(rcu_dereference(file->filter), rec))
 		record_at(tr, tf_trigger_reserved_buffer(tr, swaps), rec, true,
 			  place);
-	if (rb)
+	if (nests)
 		tf_reserve_end(tr);
 	if (tt)
 		tf_triggers_post_call(file, tt, rec);

@@ -222,12 +222,20 @@ struct hist_data {
 	bool remove;
 	bool need_comm;			/* an execname key: save comms */
 	bool key_filled;		/* numeric keys write every key byte */
+	/* bytes of the key to zero per event: the key's, or the longest
+	 * key of a histogram whose variables it references */
+	unsigned int clear_key_size;
 	bool simple;			/* one field key, hitcount/field vals */
 	uint64_t id;			/* hist_debug's "hist_data:" */
 	int refs;			/* triggers sharing it (named) */
 
 	struct hist_field *var_refs[TRACING_MAP_VARS_MAX];
 	unsigned int n_var_refs;
+	/* var_refs[] indices into other histograms and into this one, for
+	 * the event path (hist_create_map) */
+	unsigned char other_refs[TRACING_MAP_VARS_MAX];
+	unsigned char self_refs[TRACING_MAP_VARS_MAX];
+	unsigned int n_other_refs, n_self_refs;
 	struct action_data *actions[HIST_ACTIONS_MAX];
 	unsigned int n_actions;
 	struct field_var *field_vars[HIST_PARAMS_MAX];
@@ -402,6 +410,7 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 		     struct tf_event_file *file, bool remove,
 		     struct hist_data **out);
 int hist_create_map(struct hist_data *hd);
+unsigned int hist_str_size(const struct hist_field *f);
 void hist_data_free(struct hist_data *hd);
 void hist_err(struct hist_err_ctx *ec, int err_type, unsigned int pos);
 unsigned int hist_errpos(struct hist_err_ctx *ec, const char *str);

@@ -681,6 +681,25 @@ fail:
 	return ret;
 }
 
+/*
+ * The bytes a string or stack variable of @f's value needs in an entry
+ * (0: none): a string at most its size (the copy keeps size - 1 bytes and
+ * a NUL), a comm 16, a stack its count and frames.
+ */
+unsigned int hist_str_size(const struct hist_field *f)
+{
+	unsigned int n;
+
+	if (f->flags & HIST_FIELD_FL_STACKTRACE)
+		return (HIST_STACKTRACE_DEPTH + 1) * 8;
+	if (!(f->flags & HIST_FIELD_FL_STRING))
+		return 0;
+	if (f->flags & HIST_FIELD_FL_EXECNAME)
+		return HIST_COMM_LEN;
+	n = f->size < HIST_STR_LEN ? f->size : HIST_STR_LEN;
+	return n ? n : 1;
+}
+
 /* The map, with the key fields and every variable the actions made
  * (the kernel's tracing_map_create + tracing_map_init). */
 int hist_create_map(struct hist_data *hd)
@@ -688,14 +707,46 @@ int hist_create_map(struct hist_data *hd)
 	unsigned int nr_cpus, n_sums = hd->n_vals - hd->n_vars;
 	unsigned int n_strs = hd->n_field_var_str + hd->n_save_var_str +
 			      hd->n_var_str;
+	unsigned int str_sizes[HIST_PARAMS_MAX], n = 0;
 	int ret;
 
 	if (n_strs > HIST_PARAMS_MAX)
 		return -EINVAL;
+	/* the entry's strings, in the order the event path uses them */
+	for (unsigned int i = 0; i < hd->n_field_vars; i++)
+		if (hist_str_size(hd->field_vars[i]->val))
+			str_sizes[n++] = hist_str_size(hd->field_vars[i]->val);
+	for (unsigned int i = 0; i < hd->n_save_vars; i++)
+		if (hist_str_size(hd->save_vars[i]->val))
+			str_sizes[n++] = hist_str_size(hd->save_vars[i]->val);
+	for (unsigned int i = 0; i < hd->n_vals; i++) {
+		const struct hist_field *f = hd->fields[i];
+
+		if ((f->flags & HIST_FIELD_FL_VAR) &&
+		    !(f->flags & HIST_FIELD_FL_ALIAS) && hist_str_size(f))
+			str_sizes[n + f->var_str_idx] = hist_str_size(f);
+	}
 	nr_cpus = hd->file->tr && hd->file->tr->tracing ?
 		  (unsigned)hd->file->tr->tracing->nr_cpus : 1;
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		if (hd->var_refs[i]->var.hist_data == hd)
+			hd->self_refs[hd->n_self_refs++] = (unsigned char)i;
+		else
+			hd->other_refs[hd->n_other_refs++] = (unsigned char)i;
+	}
+	/* a lookup in a referenced histogram reads its key's length of
+	 * this event's key: zero what ours does not write */
+	hd->clear_key_size = hd->key_filled ? 0 : hd->key_size;
+	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+		const struct hist_data *vd = hd->var_refs[i]->var.hist_data;
+
+		if (vd && vd != hd && vd->key_size > hd->key_size)
+			hd->clear_key_size = vd->key_size;
+	}
+	if (hd->clear_key_size && hd->clear_key_size < hd->key_size)
+		hd->clear_key_size = hd->key_size;
 	ret = tracing_map_create_strs(hd->map_bits, hd->key_size, n_sums,
-				      hd->n_map_vars, n_strs,
+				      hd->n_map_vars, n_strs, str_sizes,
 				      hist_map_slots(nr_cpus, hd->map_bits,
 						     n_sums), &hd->map);
 	if (ret) {

@@ -251,6 +251,10 @@ static int hist_trigger_init(struct tf_trigger *data)
 	 * record (hist_update_simple) */
 	data->prefetch = hd && hd->simple && hd->map &&
 			 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS;
+	data->generates = false;
+	for (unsigned int i = 0; hd && i < hd->n_actions; i++)
+		if (hd->actions[i]->action == ACTION_TRACE)
+			data->generates = true;
 	return 0;
 }
 
@@ -390,24 +394,27 @@ static __thread unsigned int hist_pad_cnt;
 
 /*
  * The kernel's resolve_var_refs(): the values of the variables @hd
- * references in other histograms (@self false) or in itself (@self
- * true), looked up under this event's key; false when one is unset.
+ * references in other histograms (@self NULL) or in itself (@self, the
+ * entry of this event's key), looked up under this event's key; false
+ * when one is unset.
  * A reference in an expression consumes another histogram's value.
  */
 static bool resolve_var_refs(struct hist_data *hd, const void *key,
-			     uint64_t *vals, bool self)
+			     uint64_t *vals, struct tracing_map_elt *self)
 {
-	for (unsigned int i = 0; i < hd->n_var_refs; i++) {
+	const unsigned char *list = self ? hd->self_refs : hd->other_refs;
+	unsigned int n = self ? hd->n_self_refs : hd->n_other_refs;
+
+	for (unsigned int j = 0; j < n; j++) {
+		unsigned int i = list[j];
 		const struct hist_field *ref = hd->var_refs[i];
-		struct hist_data *vd = ref->var.hist_data;
 		struct tracing_map_elt *elt;
 		unsigned int idx = ref->var.idx;
 
-		if (!vd)
-			return false;
-		if ((self && vd != hd) || (!self && vd == hd))
-			continue;
-		elt = tracing_map_lookup(rcu_dereference(vd->map), key);
+		/* our own key in our own map is the entry just updated */
+		elt = self ? self
+			   : tracing_map_lookup(rcu_dereference(
+					ref->var.hist_data->map), key);
 		if (!elt || !tracing_map_var_set(elt, idx))
 			return false;
 		if (self || !ref->read_once)
@@ -470,7 +477,7 @@ void hist_copy_stack(char *dst, const struct tf_record *rec)
 void hist_copy_str(char *dst, const struct hist_field *f,
 		   const struct tf_record *rec, uint64_t v)
 {
-	unsigned int size = f->size < HIST_STR_LEN ? f->size : HIST_STR_LEN;
+	unsigned int size = hist_str_size(f);	/* the entry's string */
 	const char *s = NULL;
 	unsigned int len = 0;
 	char comm[HIST_COMM_LEN];
@@ -478,7 +485,16 @@ void hist_copy_str(char *dst, const struct hist_field *f,
 	if (!size)
 		return;
 	if (f->fn == HIST_FN_STRING && rec) {
-		s = tf_field_read_str(f->field, rec->data, rec->size, &len);
+		const struct tf_field *fl = f->field;
+
+		/* a char[N] inside the record: no data_loc to follow */
+		if (fl->kind == TF_FIELD_STR_STATIC && fl->size &&
+		    fl->offset + fl->size <= rec->size) {
+			s = (const char *)rec->data + fl->offset;
+			len = fl->size;
+		} else {
+			s = tf_field_read_str(fl, rec->data, rec->size, &len);
+		}
 	} else if (f->fn == HIST_FN_COMM && rec) {
 		record_comm(rec, comm);
 		s = comm;
@@ -514,7 +530,8 @@ static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
 			tracing_map_update_sum(map, slot, elt, i, v);
 			continue;
 		}
-		v = hist_fn_call(cx, f);
+		/* an event's string is read where it is copied */
+		v = f->fn == HIST_FN_STRING ? 0 : hist_fn_call(cx, f);
 		if (!(f->flags & HIST_FIELD_FL_ALIAS) &&
 		    (f->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))) {
 			char *str = tracing_map_elt_str(elt, str_start +
@@ -563,10 +580,8 @@ static void hist_trigger_func(struct tf_trigger *data,
 	};
 	map = rcu_dereference(hd->map);
 	/* a referenced histogram may have a longer key: compare zeros */
-	if (hd->n_var_refs)
-		memset(key, 0, sizeof(key));
-	else if (!hd->key_filled)
-		memset(key, 0, hd->key_size);
+	if (hd->clear_key_size)
+		memset(key, 0, hd->clear_key_size);
 
 	for (i = hd->n_vals; i < hd->n_fields; i++) {
 		const struct hist_field *f = hd->fields[i];
@@ -586,7 +601,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 			memcpy(key + f->offset, &v, 8);
 		}
 	}
-	if (hd->n_var_refs && !resolve_var_refs(hd, key, vals, false))
+	if (hd->n_other_refs && !resolve_var_refs(hd, key, vals, NULL))
 		goto out;
 	if (hd->need_comm)
 		record_comm(rec, comm);
@@ -596,10 +611,10 @@ static void hist_trigger_func(struct tf_trigger *data,
 		goto out;
 	cx.elt = elt;
 	hist_elt_update(&cx, hd, map, slot, elt);
-	if (hd->n_actions && resolve_var_refs(hd, key, vals, true))
+	if (hd->n_actions && resolve_var_refs(hd, key, vals, elt))
 		hist_trigger_actions(&cx, hd, elt, key, vals);
-	else if (hd->n_var_refs)
-		resolve_var_refs(hd, key, vals, true);
+	else if (hd->n_self_refs)
+		resolve_var_refs(hd, key, vals, elt);
 out:
 	hist_pad_cnt--;
 }

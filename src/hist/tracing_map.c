@@ -191,8 +191,9 @@ static void init_elts(struct tracing_map *map)
 
 static int create(unsigned int map_bits, unsigned int max_bits,
 		  unsigned int key_size, unsigned int n_vals,
-		  unsigned int n_vars, unsigned int n_strs, unsigned int n_slots,
-		  struct tracing_map **mapp)
+		  unsigned int n_vars, unsigned int n_strs,
+		  const unsigned short *str_off, unsigned int str_size,
+		  unsigned int n_slots, struct tracing_map **mapp)
 {
 	struct tracing_map *map;
 	size_t elt_size;
@@ -215,12 +216,14 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 	map->n_vals = n_vals;
 	map->n_vars = n_vars;
 	map->n_strs = n_strs;
+	map->str_size = str_size;
+	if (n_strs)
+		memcpy(map->str_off, str_off, n_strs * sizeof(*str_off));
 	map->n_slots = n_slots;
 
 	elt_size = align_up(sizeof(struct tracing_map_elt), 8) +
 		   align_up(key_size, 8) +
-		   align_up(n_vars * sizeof(uint64_t) + n_vars, 8) +
-		   (size_t)n_strs * TRACING_MAP_STR_LEN;
+		   align_up(n_vars * sizeof(uint64_t) + n_vars, 8) + str_size;
 	map->elt_stride = align_up(elt_size, 8);
 	/* a stride of 64 keeps each small entry in one line */
 	if (map->elt_stride <= CACHELINE)
@@ -257,16 +260,29 @@ int tracing_map_create(unsigned int map_bits, unsigned int key_size,
 		       unsigned int n_slots, struct tracing_map **mapp)
 {
 	return create(map_bits, TRACING_MAP_BITS_MAX, key_size, n_vals,
-		      n_vars, 0, n_slots, mapp);
+		      n_vars, 0, NULL, 0, n_slots, mapp);
 }
 
 int tracing_map_create_strs(unsigned int map_bits, unsigned int key_size,
 			    unsigned int n_vals, unsigned int n_vars,
-			    unsigned int n_strs, unsigned int n_slots,
-			    struct tracing_map **mapp)
+			    unsigned int n_strs, const unsigned int *str_sizes,
+			    unsigned int n_slots, struct tracing_map **mapp)
 {
+	unsigned short off[64];
+	unsigned int size = 0;
+
+	if (n_strs > 64)
+		return -EINVAL;
+	for (unsigned int i = 0; i < n_strs; i++) {
+		unsigned int n = str_sizes[i];
+
+		if (!n || n > TRACING_MAP_STR_LEN)
+			return -EINVAL;
+		off[i] = (unsigned short)size;
+		size += (unsigned int)align_up(n, 8);
+	}
 	return create(map_bits, TRACING_MAP_BITS_MAX, key_size, n_vals,
-		      n_vars, n_strs, n_slots, mapp);
+		      n_vars, n_strs, off, size, n_slots, mapp);
 }
 
 int tracing_map_create_unbounded(unsigned int map_bits, unsigned int key_size,
@@ -274,7 +290,7 @@ int tracing_map_create_unbounded(unsigned int map_bits, unsigned int key_size,
 				 unsigned int n_slots, struct tracing_map **mapp)
 {
 	return create(map_bits, TRACING_MAP_BITS_HARD_MAX, key_size, n_vals,
-		      n_vars, 0, n_slots, mapp);
+		      n_vars, 0, NULL, 0, n_slots, mapp);
 }
 
 static void cmp_fn_kind(tracing_map_cmp_fn_t fn, unsigned char *size,
@@ -492,12 +508,12 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 	if (s->drops <= s->hits)
 		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
 	/*
-	 * The common case: a one-word key that is there.  Probe as
+	 * The common case: a one- or two-word key that is there.  Probe as
 	 * tm_insert() does; anything else (an empty bucket: a new key or a
 	 * drop; an entry being published) is the slow path's.  Half the
 	 * buckets at most are used, so the probe meets an empty one.
 	 */
-	if (map->key_size <= 8) {
+	if (map->key_size <= 16) {
 		uint64_t key_word = first_word(key, map->key_size);
 
 		for (;;) {
@@ -509,7 +525,12 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 						      __ATOMIC_ACQUIRE);
 				if (!val)
 					break;
-				if (entry->key_word == key_word) {
+				/* a two-word key's second word is its elt's */
+				if (entry->key_word == key_word &&
+				    (map->key_size <= 8 ||
+				     load_word((const unsigned char *)key + 8) ==
+				     load_word((const unsigned char *)
+					       elt_at(map, val - 1)->key + 8))) {
 					struct tracing_map_elt *elt =
 						elt_at(map, val - 1);
 
@@ -533,6 +554,32 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 {
 	bool dropped = false;
 
+	/* a one-word key that is there, or surely not: without the slow
+	 * path's checks (a variable reference looks one up per event) */
+	if (map->key_size == 8) {
+		uint64_t w = load_word(key);
+		uint32_t h = tracing_map_hash_word(w);
+		uint32_t idx = h >> (32 - (map->map_bits + 1));
+
+		for (;;) {
+			struct tracing_map_entry *e = &map->map[idx];
+			uint32_t tk = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
+
+			if (tk == h) {
+				uint32_t val = __atomic_load_n(&e->val,
+							       __ATOMIC_ACQUIRE);
+
+				if (!val)
+					break;	/* being published */
+				if (e->key_word == w)
+					return elt_at(map, val - 1);
+			} else if (!tk) {
+				return NULL;
+			}
+			idx = (idx + 1) & (map->map_size - 1);
+		}
+	}
+
 	return tm_insert(map, key, tm_hash(key, map->key_size), NULL, true,
 			 &dropped, NULL);
 }
@@ -551,30 +598,6 @@ uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
 			sum += __atomic_load_n(&map->slots[s].sums[off],
 					       __ATOMIC_RELAXED);
 	return sum;
-}
-
-void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i,
-			 uint64_t n)
-{
-	__atomic_store_n(&elt->vars[i], n, __ATOMIC_RELAXED);
-	__atomic_store_n(&elt->var_set[i], true, __ATOMIC_RELEASE);
-}
-
-bool tracing_map_var_set(struct tracing_map_elt *elt, unsigned int i)
-{
-	return __atomic_load_n(&elt->var_set[i], __ATOMIC_ACQUIRE);
-}
-
-uint64_t tracing_map_read_var(struct tracing_map_elt *elt, unsigned int i)
-{
-	return __atomic_load_n(&elt->vars[i], __ATOMIC_RELAXED);
-}
-
-uint64_t tracing_map_read_var_once(struct tracing_map_elt *elt,
-				   unsigned int i)
-{
-	__atomic_store_n(&elt->var_set[i], false, __ATOMIC_RELAXED);
-	return __atomic_load_n(&elt->vars[i], __ATOMIC_RELAXED);
 }
 
 void tracing_map_read_totals(struct tracing_map *map,
@@ -633,8 +656,8 @@ int tracing_map_replace_rcu(struct tracing_map **mapp)
 	int ret;
 
 	ret = create(old->map_bits, TRACING_MAP_BITS_HARD_MAX, old->key_size,
-		     old->n_vals, old->n_vars, old->n_strs, old->n_slots,
-		     &fresh);
+		     old->n_vals, old->n_vars, old->n_strs, old->str_off,
+		     old->str_size, old->n_slots, &fresh);
 	if (ret)
 		return ret;
 	memcpy(fresh->fields, old->fields, sizeof(fresh->fields));

@@ -78,7 +78,7 @@ struct tracing_map_elt {
 	void *key;			/* key_size bytes */
 	uint64_t *vars;			/* n_vars */
 	bool *var_set;			/* n_vars */
-	char *strs;			/* n_strs * TRACING_MAP_STR_LEN */
+	char *strs;			/* the map's str_size bytes */
 	unsigned int idx;		/* index of this entry among the elts */
 	unsigned int bucket;		/* its bucket: where its sums are */
 	char comm[TRACING_MAP_COMM_LEN];	/* saved at insertion */
@@ -124,6 +124,8 @@ struct tracing_map {
 	unsigned int n_vals;
 	unsigned int n_vars;
 	unsigned int n_strs;
+	unsigned int str_size;		/* bytes of an entry's strings */
+	unsigned short str_off[64];	/* string i at strs + str_off[i] */
 	unsigned int n_slots;
 	unsigned int n_fields;
 	unsigned int n_keys;
@@ -184,14 +186,15 @@ int tracing_map_create(unsigned int map_bits, unsigned int key_size,
 		       unsigned int n_vals, unsigned int n_vars,
 		       unsigned int n_slots, struct tracing_map **mapp);
 /*
- * The same with @n_strs strings of TRACING_MAP_STR_LEN bytes per entry
- * (tracing_map_elt_str()), zeroed when the entry is made, as the
- * kernel's hist_elt_data field_var_str.
+ * The same with @n_strs (at most 64) strings per entry, string i of
+ * @str_sizes[i] bytes (at most TRACING_MAP_STR_LEN), zeroed when the
+ * entry is made: the kernel's hist_elt_data field_var_str, sized to
+ * what each holds (the kernel gives each STR_VAR_LEN_MAX bytes).
  */
 int tracing_map_create_strs(unsigned int map_bits, unsigned int key_size,
 			    unsigned int n_vals, unsigned int n_vars,
-			    unsigned int n_strs, unsigned int n_slots,
-			    struct tracing_map **mapp);
+			    unsigned int n_strs, const unsigned int *str_sizes,
+			    unsigned int n_slots, struct tracing_map **mapp);
 /* The same without the kernel's upper size limit; for benchmarks. */
 int tracing_map_create_unbounded(unsigned int map_bits, unsigned int key_size,
 				 unsigned int n_vals, unsigned int n_vars,
@@ -292,17 +295,36 @@ uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
 static inline char *tracing_map_elt_str(struct tracing_map_elt *elt,
 					unsigned int i)
 {
-	return elt->strs + (size_t)i * TRACING_MAP_STR_LEN;
+	return elt->strs + elt->map->str_off[i];
 }
 
 /* Variables, shared by all slots (the kernel's tracing_map_*_var). */
-void tracing_map_set_var(struct tracing_map_elt *elt, unsigned int i,
-			 uint64_t n);
-bool tracing_map_var_set(struct tracing_map_elt *elt, unsigned int i);
-uint64_t tracing_map_read_var(struct tracing_map_elt *elt, unsigned int i);
+static inline void tracing_map_set_var(struct tracing_map_elt *elt,
+				       unsigned int i, uint64_t n)
+{
+	__atomic_store_n(&elt->vars[i], n, __ATOMIC_RELAXED);
+	__atomic_store_n(&elt->var_set[i], true, __ATOMIC_RELEASE);
+}
+
+static inline bool tracing_map_var_set(struct tracing_map_elt *elt,
+				       unsigned int i)
+{
+	return __atomic_load_n(&elt->var_set[i], __ATOMIC_ACQUIRE);
+}
+
+static inline uint64_t tracing_map_read_var(struct tracing_map_elt *elt,
+					    unsigned int i)
+{
+	return __atomic_load_n(&elt->vars[i], __ATOMIC_RELAXED);
+}
+
 /* Read and unset: a variable reference consumes the value (kernel). */
-uint64_t tracing_map_read_var_once(struct tracing_map_elt *elt,
-				   unsigned int i);
+static inline uint64_t tracing_map_read_var_once(struct tracing_map_elt *elt,
+						 unsigned int i)
+{
+	__atomic_store_n(&elt->var_set[i], false, __ATOMIC_RELAXED);
+	return __atomic_load_n(&elt->vars[i], __ATOMIC_RELAXED);
+}
 
 void tracing_map_read_totals(struct tracing_map *map,
 			     struct tracing_map_totals *totals);

@@ -643,7 +643,8 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 	memcpy(buf, &type, 2);
 	buf[2] = cause->size > 2 ? cause->data[2] : 0;
 	pc = cause->size > 3 ? cause->data[3] : 0;
-	base = (pc & 0xf) + (strcmp(cause->event->system, "ftrace") == 0 &&
+	base = (pc & 0xf) + (cause->event->system[0] == 'f' &&
+			     strcmp(cause->event->system, "ftrace") == 0 &&
 			     strcmp(cause->event->name, "print") == 0 ? 2 : 3);
 	buf[3] = (uint8_t)((pc & 0xf0) | (base > 0xf ? 0xf : base));
 	if (cause->size >= 8)
@@ -667,10 +668,11 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 			memcpy(slot, &loc, 4);
 			data += len;
 		} else if (f->is_string) {
-			/* up to STR_VAR_LEN_MAX - 1 bytes, whatever N is */
+			/* up to STR_VAR_LEN_MAX - 1 bytes, whatever N is
+			 * (the slot is zeroed: no strncpy padding) */
 			if (p)
-				strncpy((char *)slot, p,
-					TF_STR_VAR_LEN_MAX - 1);
+				memcpy(slot, p, strnlen(p,
+							TF_STR_VAR_LEN_MAX - 1));
 		} else if (f->is_stack) {
 			const uint64_t *st = p;
 			unsigned n = 0;
@@ -684,7 +686,14 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 			memcpy(slot, &loc, 4);
 			data += 8 * n;
 		} else {
-			memcpy(slot, &v, f->size <= 8 ? f->size : 8);
+			switch (f->size) {
+			case 1: *slot = (uint8_t)v; break;
+			case 2: { uint16_t x = (uint16_t)v;
+				  memcpy(slot, &x, 2); break; }
+			case 4: { uint32_t x = (uint32_t)v;
+				  memcpy(slot, &x, 4); break; }
+			default: memcpy(slot, &v, 8);
+			}
 		}
 	}
 	rec = (struct tf_record){

@@ -304,7 +304,7 @@ out:
 void tf_trigger_update_cond(struct tf_event_file *file)
 {
 	struct tf_trigger *data;
-	bool cond = false, prefetch = false;
+	bool cond = false, prefetch = false, generates = false;
 	unsigned old;
 
 	cds_list_for_each_entry(data, &file->triggers, list) {
@@ -313,7 +313,13 @@ void tf_trigger_update_cond(struct tf_event_file *file)
 			cond = true;
 		if (data->prefetch && data->ops->prefetch)
 			prefetch = true;
+		if (data->generates)
+			generates = true;
 	}
+	if (generates)
+		atomic_fetch_or(&file->flags, TF_FILE_TRIGGER_GENERATES);
+	else
+		atomic_fetch_and(&file->flags, ~TF_FILE_TRIGGER_GENERATES);
 	if (cond)
 		atomic_fetch_or(&file->flags, TF_FILE_TRIGGER_COND);
 	else

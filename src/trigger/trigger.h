@@ -61,6 +61,8 @@ struct tf_trigger {
 	long count;			/* -1: unlimited; atomic updates */
 	bool paused;			/* enable_hist/disable_hist; atomic */
 	bool prefetch;			/* call ops->prefetch (set by init) */
+	bool generates;			/* func may dispatch records (set by
+					 * init): synthetic events */
 	void *private_data;
 	struct rcu_head rcu;
 };
@@ -121,6 +123,10 @@ enum {
 /* Some trigger of the event wants its records prefetched (ops->prefetch);
  * tf_tracing.nr_prefetch counts the files with this bit. */
 #define TF_FILE_TRIGGER_PREFETCH	(1u << 17)
+/* Some trigger of the event generates records (a hist action tracing a
+ * synthetic event): the event path brackets its triggers with
+ * tf_reserve_begin/end, so that what they generate lands after it. */
+#define TF_FILE_TRIGGER_GENERATES	(1u << 18)
 
 /*
  * Registers a command (hist registers itself this way).  The built-in
