@@ -262,3 +262,17 @@ inter_umount() {
 	expected=$(grep -v '^rc=' "$GOLDEN/inter-debug.out" | awk '/hist_data: [0-9a-f]+$/ { if (!($NF in id)) id[$NF] = "ID" (++n); $NF = id[$NF] } { print }')
 	[ "$output" = "$expected" ]
 }
+
+# Every command sequence of histogram-design.txt with the hist_debug files
+# it shows, against the custom 6.12 kernel (CONFIG_HIST_TRIGGERS_DEBUG).
+# The kernel reuses a freed hist_data's address for the next one, so ids
+# are renamed in order of appearance within each "## " section.
+@test "design-notes.sh: every command sequence of histogram-design.txt gives the kernel's hist_debug" {
+	inter_mount
+	TMPDIR="$BATS_TEST_TMPDIR" run bash "$GOLDEN/design-notes.sh"
+	inter_umount
+	norm='/^## / { delete id; n = 0 } /hist_data: [0-9a-f]+$/ { if (!($NF in id)) id[$NF] = "ID" (++n); $NF = id[$NF] } { print }'
+	output=$(printf '%s\n' "$output" | awk "$norm")
+	expected=$(grep -v '^rc=' "$GOLDEN/design-notes.out" | awk "$norm")
+	[ "$output" = "$expected" ]
+}
