@@ -31,7 +31,9 @@
 #include "buffer/event_print.h"
 #include "buffer/saved_cmdlines.h"
 #include "events/ksyms.h"
+#include "events/schema.h"
 #include "events/trace_array.h"	/* TF_TRACE_* */
+#include "util/rcu.h"
 
 /* FTRACE_TRAMPOLINE_MARKER: a stack slot the kernel names, not resolves */
 #define TRAMPOLINE_MARKER ((uint64_t)0x7fffffff)
@@ -49,15 +51,28 @@ unsigned tf_kernel_version(const char *release)
 	return TF_KERNEL_VERSION(v[0], v[1], v[2]);
 }
 
-/* The kernel that prints @tev: the tree's, else the host's. */
+/*
+ * The kernel that prints @tev: its schema's (a replayed file's, for the
+ * events a replay added), else the tree's, else the host's.
+ */
 static unsigned emulated_version(const struct tf_trace_iter *it,
 				 struct tep_event *tev)
 {
 	const char *release = it->reg ? it->reg->kernel_release : NULL;
+	const struct tf_event *ev;
 	struct utsname u;
+	unsigned v = 0;
 
-	(void)tev;
-
+	if (it->reg) {
+		/* the read lock keeps a removed event until we are done */
+		tf_rcu_read_lock();
+		ev = tf_registry_event_by_id(it->reg, tev->id);
+		if (ev && ev->kernel_release)
+			v = tf_kernel_version(ev->kernel_release);
+		tf_rcu_read_unlock();
+		if (v)
+			return v;
+	}
 	if (!release && uname(&u) == 0)
 		return tf_kernel_version(u.release);
 	return tf_kernel_version(release);

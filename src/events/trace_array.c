@@ -186,7 +186,8 @@ void tf_tracing_destroy(struct tf_tracing *t)
  * created and removed under the same lock, so the list is stable here.
  */
 int tf_tracing_add_event(struct tf_tracing *t, const char *system,
-			 const char *text, size_t len, struct tf_event **out)
+			 const char *text, size_t len, const char *release,
+			 struct tf_event **out)
 {
 	struct tf_registry *reg = t->reg;
 	unsigned idx = reg->nr_events;
@@ -202,6 +203,8 @@ int tf_tracing_add_event(struct tf_tracing *t, const char *system,
 	ret = tf_registry_prepare(reg, system, text, len, &ev);
 	if (ret < 0)
 		return ret;
+	if (release)	/* printing does without it if this fails */
+		ev->kernel_release = strdup(release);
 	cds_list_for_each_entry(tr, &t->instances, list)
 		file_init(tr, ev);
 	tf_registry_commit(reg, ev);

@@ -213,9 +213,12 @@ void tf_tracing_destroy(struct tf_tracing *t);
  * meanwhile: nothing they can reach moves or is freed.  Callers hold
  * t->lock.  -EEXIST if the name or the id is taken, -ENOSPC past
  * TF_MAX_EVENTS, -EINVAL for a format libtraceevent refuses.
+ * @release (may be NULL) names the kernel the format is from when it
+ * is not the tree's (tf_event.kernel_release).
  */
 int tf_tracing_add_event(struct tf_tracing *t, const char *system,
-			 const char *text, size_t len, struct tf_event **out);
+			 const char *text, size_t len, const char *release,
+			 struct tf_event **out);
 
 /*
  * The same for an event made at run time (see tf_registry_prepare_built):
