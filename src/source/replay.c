@@ -1109,6 +1109,26 @@ static void replay_drain(struct tf_source *src)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/*
+ * Ordering a file operation: only a replay in real time has records due
+ * by then; one at full speed, or not started, orders nothing.
+ */
+static void replay_sync(struct tf_source *src)
+{
+	struct replay *r = src->priv;
+	uint64_t now;
+
+	if (r->opts.speed <= 0)
+		return;
+	now = now_ns();
+	pthread_mutex_lock(&r->lock);
+	while (r->started && !r->done && !r->stopping && r->caught_up < now) {
+		pthread_cond_signal(&r->wake);
+		pthread_cond_wait(&r->progress, &r->lock);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
 static void replay_stop(struct tf_source *src)
 {
 	struct replay *r = src->priv;
@@ -1135,6 +1155,7 @@ const struct tf_source_type tf_source_replay = {
 	.create = replay_create,
 	.start = replay_start,
 	.drain = replay_drain,
+	.sync = replay_sync,
 	.stop = replay_stop,
 	.destroy = replay_destroy,
 };
