@@ -216,3 +216,82 @@ os.sched_setaffinity(0, {$b}); os.kill(2, 0)"
 	done
 	[ "$fail" -eq 0 ]
 }
+
+@test "options/event-fork: a child of a listed task is in set_event_pid as soon as it is forked, gone once freed: 100 iterations" {
+	start
+	echo $BASHPID > set_event_pid
+	echo 1 > options/event-fork
+	local fail=0 i c list
+	for i in $(seq 100); do
+		sleep 0.01 & c=$!
+		mapfile -t list < set_event_pid
+		[[ " ${list[*]} " == *" $c "* ]] || { echo "iteration $i: $c not in ${list[*]}" >&2; fail=$((fail + 1)); }
+		wait $c
+	done
+	[ "$fail" -eq 0 ]
+	# freed after an RCU grace period: within a second
+	for i in $(seq 50); do
+		mapfile -t list < set_event_pid
+		[[ " ${list[*]} " != *" $c "* ]] && break
+		sleep 0.02
+	done
+	[[ " ${list[*]} " != *" $c "* ]]
+	[[ " ${list[*]} " == *" $BASHPID "* ]]
+	# followed, not traced: the fork and free events are not enabled
+	run grep -c -E 'sched_process_(fork|free)' trace
+	[ "$output" = 0 ]
+}
+
+@test "set_event_pid keeps the switches to a listed task and the wakeups of it, as the host kernel's does" {
+	start
+	HINST=$HOST/instances/tracefuse-bats-$$
+	mkdir "$HINST"
+	local s d
+	sleep 0.3 & s=$!
+	for d in "$HINST" .; do
+		echo $s > $d/set_event_pid
+		echo 1 > $d/events/sched/sched_switch/enable
+		echo 1 > $d/events/sched/sched_waking/enable
+	done
+	wait $s
+	for d in . "$HINST"; do
+		echo 0 > $d/events/enable
+		# from the sleeper's wakeup on: both were set up by then
+		grep -v '^#' $d/trace | sed -n "/sched_waking: comm=sleep pid=$s /,\$ p" |
+			sed -E 's/^ *.{1,16}-[0-9]+ +\[[0-9]+\] ..... +[0-9.]+: //' |
+			# tracefuse leaves out its own threads (docs/sources.md)
+			grep -v -E 'comm=(tf-kernel|tracefuse) ' \
+			> "$BATS_TEST_TMPDIR/$([ $d = . ] && echo tf || echo host)" || true
+	done
+	# its waking is another task's, the switch to it the previous task's
+	# (either may be a tracefuse thread's, and left out)
+	grep -q -E "^sched_(waking: comm=sleep pid=$s |switch: .* next_pid=$s )" \
+		"$BATS_TEST_TMPDIR/tf"
+	diff "$BATS_TEST_TMPDIR/host" "$BATS_TEST_TMPDIR/tf"
+}
+
+# syscall-output.sh's output with its pids as PID and without the
+# snapshot section (this host's kernel may lack the snapshot file)
+syscall_norm() {
+	local f=$1 p h
+	for p in $(sed -n 's/^line=.* pid=//p' "$f"); do
+		h=$(printf '%x' "$p")
+		sed -i -E "s/pid: (0x)?$h, /pid: PID, /; s/ pid=$p\$/ pid=PID/" "$f"
+	done
+	sed -i '/^--- snapshot/,/^line=/{/^line=/!d}' "$f"
+}
+
+@test "syscall events of the live source print as the host kernel's own trace does (tests/oracle/syscall-output.sh)" {
+	start
+	HINST=$HOST/instances/tracefuse-bats-$$
+	mkdir "$HINST"
+	local script=$BATS_TEST_TMPDIR/syscall-output.sh
+	sed "s#/tmp/#$BATS_TEST_TMPDIR/#g" "$TF_ORACLE/syscall-output.sh" > "$script"
+	(cd "$HINST" && bash "$script") > "$BATS_TEST_TMPDIR/host" 2>&1
+	(cd "$MNT" && bash "$script") > "$BATS_TEST_TMPDIR/tf" 2>&1
+	syscall_norm "$BATS_TEST_TMPDIR/host"
+	syscall_norm "$BATS_TEST_TMPDIR/tf"
+	cat "$BATS_TEST_TMPDIR/tf"
+	grep -q '^sys_lseek(fd: ' "$BATS_TEST_TMPDIR/tf"
+	diff -u "$BATS_TEST_TMPDIR/host" "$BATS_TEST_TMPDIR/tf"
+}

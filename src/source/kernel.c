@@ -262,7 +262,9 @@ static bool event_needed(struct tf_tracing *t, unsigned index)
 			break;
 		}
 	tf_rcu_read_unlock();
-	return need;
+	/* options/event-fork follows forks whether they are enabled or not */
+	return need || tf_tracing_event_fork_needs(t, tf_registry_event(t->reg,
+									 index));
 }
 
 /* Brings the host's enable state of one event in line with the tree. */
