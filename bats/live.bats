@@ -295,3 +295,56 @@ syscall_norm() {
 	grep -q '^sys_lseek(fd: ' "$BATS_TEST_TMPDIR/tf"
 	diff -u "$BATS_TEST_TMPDIR/host" "$BATS_TEST_TMPDIR/tf"
 }
+
+# the live source's own instance on the host
+tf_inst() { echo "$HOST/instances/tracefuse-$PID"; }
+
+@test "a .ustring filter matches on the live source as on the kernel: pushed down to the host, read back as written" {
+	start
+	local name=$BATS_TEST_TMPDIR/tf-pushdown-me
+	echo 'filename.ustring ~ "*tf-pushdown-me*"' > events/syscalls/sys_enter_openat/filter
+	echo 1 > events/syscalls/sys_enter_openat/enable
+	[ "$(rd events/syscalls/sys_enter_openat/filter)" = 'filename.ustring ~ "*tf-pushdown-me*"' ]
+	[ "$(rd "$(tf_inst)/events/syscalls/sys_enter_openat/filter")" = 'filename.ustring ~ "*tf-pushdown-me*"' ]
+	local i n
+	for i in $(seq 20); do
+		: > "$name"		# the shell's own openat of it
+		: > "$BATS_TEST_TMPDIR/other"
+	done
+	n=$(grep -c ': sys_openat(' trace)
+	[ "$n" -eq 20 ]
+}
+
+@test "the host filter follows the tree: a trigger takes it away, different filters go as their union, user strings only alone" {
+	start
+	local f=events/syscalls/sys_enter_lseek/filter host
+	host=$(tf_inst)/$f
+	echo 'fd == 3' > $f
+	echo 1 > events/syscalls/sys_enter_lseek/enable
+	[ "$(rd "$host")" = 'fd == 3' ]
+	# a trigger sees what the filter drops: nothing may be dropped
+	echo traceon > events/syscalls/sys_enter_lseek/trigger
+	[ "$(rd "$host")" = none ]
+	echo '!traceon' > events/syscalls/sys_enter_lseek/trigger
+	[ "$(rd "$host")" = 'fd == 3' ]
+	# two trace arrays: the union, each filtering again
+	mkdir instances/a
+	echo 'fd == 4' > instances/a/$f
+	echo 1 > instances/a/events/syscalls/sys_enter_lseek/enable
+	[ "$(rd "$host")" = '(fd == 3) || (fd == 4)' ]
+	exec 7< /etc/hostname; read -r -u 7 _ ; exec 7<&-
+	run grep -c ': sys_lseek(fd: 7,' trace instances/a/trace
+	[ "${lines[0]##*:}" = 0 ] && [ "${lines[1]##*:}" = 0 ]
+	# an unfiltered trace array: nothing is pushed
+	echo 0 > instances/a/$f
+	[ "$(rd "$host")" = none ]
+	rmdir instances/a
+	[ "$(rd "$host")" = 'fd == 3' ]
+	# user strings can only be pushed as they are
+	echo 'filename.ustring ~ "*a*"' > events/syscalls/sys_enter_openat/filter
+	echo 1 > events/syscalls/sys_enter_openat/enable
+	mkdir instances/b
+	echo 'dfd == 3' > instances/b/events/syscalls/sys_enter_openat/filter
+	echo 1 > instances/b/events/syscalls/sys_enter_openat/enable
+	[ "$(rd "$(tf_inst)/events/syscalls/sys_enter_openat/filter")" = none ]
+}

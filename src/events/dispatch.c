@@ -227,7 +227,8 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 			return;
 		if (!tf_pid_allowed_rec(tr, rec))
 			return;
-		if (!tf_filter_match(rcu_dereference(file->filter), rec))
+		if (!rec->prefiltered &&
+		    !tf_filter_match(rcu_dereference(file->filter), rec))
 			return;
 		record(tr, reserve(tr), rec, false);
 		return;
@@ -243,7 +244,8 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	tt = tf_triggers_call(file, rec);
 	flags = atomic_load_explicit(&file->flags, memory_order_acquire);
 	if (rb && !(flags & TF_FILE_SOFT_DISABLED) &&
-	    tf_filter_match(rcu_dereference(file->filter), rec))
+	    (rec->prefiltered ||
+	     tf_filter_match(rcu_dereference(file->filter), rec)))
 		record_at(tr, tf_trigger_reserved_buffer(tr, swaps), rec, true,
 			  place);
 	if (rb)

@@ -118,6 +118,12 @@ struct tf_record {
 	int tgid;		/* 0: not known */
 	const uint64_t *stack;
 	unsigned nr_stack;
+	/*
+	 * The source applied the event's filter already, the very filter
+	 * of every trace array recording the event (the live source's
+	 * push-down to the host): trace arrays do not filter it again.
+	 */
+	bool prefiltered;
 };
 
 /* Reads an integer field of a record, sign-extending signed fields. */

@@ -305,8 +305,9 @@ int tf_event_enable_disable(struct tf_event_file *file, int enable,
 
 /*
  * Called, with t->lock held, whenever an event file's TF_FILE_ENABLED
- * bit changes (after the change): the live kernel source enables on the
- * host what the tree needs.  NULL when no one listens.
+ * bit, its filter or its triggers change (after the change): the live
+ * kernel source enables on the host what the tree needs, and pushes
+ * filters down to it where it can.  NULL when no one listens.
  */
 extern void (*tf_event_enabled_hook)(struct tf_event_file *file);
 

@@ -48,7 +48,9 @@
 #include <urcu/rculist.h>
 #include "source/kernel.h"
 #include "source/source.h"
+#include "filter/filter.h"
 #include "trigger/trigger.h"
+#include "util/strbuf.h"
 
 #define INSTANCE_PREFIX "tracefuse-"
 #define SWEEP_IDLE_MS 10	/* between sweeps when the buffers are quiet */
@@ -120,6 +122,14 @@ struct ksource {
 	struct ev_info *ids;		/* indexed by event id */
 	int nr_ids;
 	uint8_t *host_on;		/* per registry index */
+	/*
+	 * Filters pushed down to the host instance, per registry index:
+	 * the text written to its filter file (NULL: none), and whether it
+	 * is the very filter of every trace array recording the event
+	 * (records then arrive tf_record.prefiltered).
+	 */
+	char **pushed;
+	atomic_bool *prefiltered;
 	/*
 	 * Whether the host buffers can hold anything: events enabled on
 	 * the host, and a count of disables, of which the last one a sweep
@@ -267,6 +277,101 @@ static bool event_needed(struct tf_tracing *t, unsigned index)
 									 index));
 }
 
+/*
+ * The filter the host can apply for the tree, or NULL.  The host's
+ * filter hides records from every consumer of the event, so it is
+ * pushed down only where no one loses a record it would see: every
+ * trace array that records the event has a filter, none has a trigger
+ * on it (triggers see records the filter drops), and event-fork does
+ * not need it.  When those filters are one text, the host applies it
+ * exactly (*exact): the records need no second look, and predicates on
+ * user strings (`char *`, .ustring), which only the kernel can read,
+ * match as the kernel's.  Different texts are pushed as their union
+ * for the traffic, each trace array then filtering again, which is
+ * right only if none reads user strings.  Callers hold t->lock.
+ */
+static char *pushdown_text(struct tf_tracing *t, unsigned index, bool *exact)
+{
+	struct tf_registry *reg = t->reg;
+	struct tf_trace_array *tr;
+	struct strbuf sb;
+	const char *first = NULL;
+	bool pointers = false;
+	unsigned n = 0;
+
+	*exact = false;
+	if (tf_tracing_event_fork_needs(t, tf_registry_event(reg, index)))
+		return NULL;
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		struct tf_event_file *file = tf_tr_file(tr, index);
+
+		if (!(atomic_load(&file->flags) & TF_FILE_ENABLED))
+			continue;
+		if (!cds_list_empty(&file->triggers) || !file->filter)
+			return NULL;
+		if (tf_filter_reads_pointers(file->filter))
+			pointers = true;
+		if (!first)
+			first = tf_filter_string(file->filter);
+		else if (strcmp(first, tf_filter_string(file->filter)) != 0)
+			n++;
+	}
+	if (!first)
+		return NULL;
+	if (!n) {
+		*exact = true;
+		return strdup(first);
+	}
+	if (pointers)
+		return NULL;
+	sb_init(&sb);
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		struct tf_event_file *file = tf_tr_file(tr, index);
+
+		if (!(atomic_load(&file->flags) & TF_FILE_ENABLED))
+			continue;
+		sb_printf(&sb, "%s(%s)", sb.len ? " || " : "",
+			  tf_filter_string(file->filter));
+	}
+	if (sb_error(&sb)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
+/* Writes the host's filter of @ev as @text (NULL: none); ctl_lock held. */
+static void push_filter(struct ksource *ks, unsigned index, char *text,
+			bool exact)
+{
+	struct tf_event *ev = tf_registry_event(ks->reg, index);
+	char path[512];
+	char *old = ks->pushed[index];
+	int ret;
+
+	if (!text == !old && (!text || strcmp(text, old) == 0)) {
+		free(text);
+		atomic_store(&ks->prefiltered[index], text && exact);
+		return;
+	}
+	snprintf(path, sizeof(path), "events/%s/%s/filter", ev->system,
+		 ev->name);
+	if (!text)
+		atomic_store(&ks->prefiltered[index], false);
+	ret = write_at(ks->inst_fd, path, text ? text : "0");
+	if (ret < 0 && text) {
+		/* the host refuses it (another kernel's fields): tracefuse
+		 * filters alone, as before */
+		free(text);
+		text = NULL;
+		exact = false;
+		write_at(ks->inst_fd, path, "0");
+	}
+	free(old);
+	ks->pushed[index] = text;
+	atomic_store(&ks->prefiltered[index], text && exact);
+}
+
 /* Brings the host's enable state of one event in line with the tree. */
 static void sync_event(struct ksource *ks, struct tf_tracing *t,
 		       unsigned index)
@@ -283,6 +388,13 @@ static void sync_event(struct ksource *ks, struct tf_tracing *t,
 		return;		/* not enableable; trace_marker is ours */
 	pthread_mutex_lock(&ks->ctl_lock);
 	need = event_needed(t, index);
+	if (need) {
+		/* set before enabling: the host filters its first event */
+		bool exact = false;
+		char *text = pushdown_text(t, index, &exact);
+
+		push_filter(ks, index, text, exact);
+	}
 	if (need == ks->host_on[index]) {
 		pthread_mutex_unlock(&ks->ctl_lock);
 		return;
@@ -702,6 +814,10 @@ static void dispatch_one(struct ksource *ks, int cpu, const uint8_t *data,
 		.tgid = tgid_of(ks, pid),
 		.stack = stack,
 		.nr_stack = nr_stack,
+		.prefiltered = info->event->index < ks->nr_host &&
+			       atomic_load_explicit(
+				       &ks->prefiltered[info->event->index],
+				       memory_order_relaxed),
 	};
 	tf_dispatch_locked(ks->src->tracing, &rec);	/* sweep() locks */
 	ks->dispatched++;
@@ -1010,6 +1126,10 @@ static void ks_free(struct ksource *ks)
 	free(ks->free_pages);
 	free(ks->cpus);
 	free(ks->ids);
+	for (unsigned i = 0; ks->pushed && i < ks->nr_host; i++)
+		free(ks->pushed[i]);
+	free(ks->pushed);
+	free(ks->prefiltered);
 	free(ks->host_on);
 	free(ks->comms);
 	pthread_mutex_destroy(&ks->lock);
@@ -1132,8 +1252,13 @@ static int kernel_start(struct tf_source *src)
 	ks->comms = calloc(COMM_SLOTS, sizeof(*ks->comms));
 	ks->nr_host = reg->nr_events;
 	ks->host_on = calloc(ks->nr_host ? ks->nr_host : 1, 1);
+	ks->pushed = calloc(ks->nr_host ? ks->nr_host : 1,
+			    sizeof(*ks->pushed));
+	ks->prefiltered = calloc(ks->nr_host ? ks->nr_host : 1,
+				 sizeof(*ks->prefiltered));
 	ks->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!ks->free_pages || !ks->comms || !ks->host_on ||
+	if (!ks->free_pages || !ks->comms || !ks->host_on || !ks->pushed ||
+	    !ks->prefiltered ||
 	    ks->wake_fd < 0)
 		return -ENOMEM;
 	ret = build_ids(ks);
