@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# trace, trace_pipe and stack entries as a reader of the kernel's sees them.
+# trace, trace_pipe and stack entries as a reader of the kernel's sees them
+# (an address without a symbol prints as trace_seq_print_sym()'s 0x%08lx).
 
 load helpers
 
@@ -17,8 +18,8 @@ teardown() { tf_umount; }
 	run sh -c "grep -v '^#' trace | sed -E 's/ +[0-9]+\.[0-9]+: / TS: /'"
 	assert_output "            bash-5       [000] ..... TS: sched_switch: prev_comm=bash prev_pid=5 prev_prio=0 prev_state=R ==> next_comm=swapper/0 next_pid=0 next_prio=0
             bash-5       [000] ..... TS: <stack trace>
- => 0x10
- => 0x20
+ => 0x00000010
+ => 0x00000020
             bash-5       [000] ..... TS: sched_switch: prev_comm=bash prev_pid=5 prev_prio=0 prev_state=R ==> next_comm=x next_pid=7 next_prio=0
             bash-5       [000] ..... TS: <stack trace>"
 }

@@ -92,7 +92,7 @@ static int add_event(int k, int id)
 
 	pthread_mutex_lock(&tracing.lock);
 	ret = tf_tracing_add_event(&tracing, system_of(k), text, (size_t)len,
-				   NULL);
+				   NULL, NULL);
 	pthread_mutex_unlock(&tracing.lock);
 	return ret;
 }

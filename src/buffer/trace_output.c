@@ -5,8 +5,9 @@
  * print_trace_header() and print_func_help_header(_irq)(); the context
  * part of a line (comm, pid, tgid, cpu, latency flags, timestamp) its
  * trace_print_context() and trace_print_lat_context(); the event's own
- * text comes from libtraceevent (tep_print_event, "INFO"), which
- * interprets the print fmt of the event's format file.
+ * text comes from the kernel's own output function where it has one
+ * (event_print.c), else from libtraceevent (tep_print_event, "INFO"),
+ * which interprets the print fmt of the event's format file.
  */
 #include <pthread.h>
 #include <string.h>
@@ -17,9 +18,9 @@
 
 #include "buffer/saved_cmdlines.h"
 #include "buffer/saved_tgids.h"
+#include "buffer/event_print.h"
 #include "buffer/trace_output.h"
 #include "events/trace_array.h"	/* TF_TRACE_* */
-#include "hist/hist.h"	/* the symbol resolver */
 #include "util/rcu.h"
 
 /* The kernel's TRACE_FLAG_* bits in common_flags. */
@@ -184,9 +185,8 @@ static uint64_t ns2usecs(uint64_t ns)
 	return (ns + 500) / 1000;
 }
 
-/* trace_print_time() */
-static void print_time(const struct tf_trace_iter *it, struct strbuf *out,
-		       uint64_t ts)
+void tf_trace_print_time(const struct tf_trace_iter *it, struct strbuf *out,
+			 uint64_t ts)
 {
 	if (it->time_in_ns)
 		sb_printf(out, " %5llu.%06llu",
@@ -216,7 +216,7 @@ static void print_context(const struct tf_trace_iter *it, struct strbuf *out,
 	sb_printf(out, "[%03d] ", e->cpu);
 	if (it->trace_flags & TF_TRACE_IRQ_INFO)
 		lat_fmt(out, e->data[2], e->data[3]);
-	print_time(it, out, e->ts);
+	tf_trace_print_time(it, out, e->ts);
 	sb_puts(out, ": ");
 }
 
@@ -279,30 +279,6 @@ static void print_lat_context(const struct tf_trace_iter *it,
 		sb_printf(out, " %4lld: ", (long long)abs_ts);
 }
 
-/*
- * The kernel's trace_stack_print(): "<stack trace>", then " => symbol"
- * per frame (size frames, up to the first ULONG_MAX).
- */
-static void print_kernel_stack(struct strbuf *out,
-			       const struct tf_rb_entry *e)
-{
-	int32_t size;
-	unsigned max = (e->len - 16) / 8;
-
-	memcpy(&size, e->data + 8, 4);
-	sb_puts(out, "<stack trace>\n");
-	for (unsigned i = 0; i < max && (int)i < size; i++) {
-		uint64_t ip;
-
-		memcpy(&ip, e->data + 16 + 8 * i, 8);
-		if (ip == UINT64_MAX)
-			break;
-		sb_puts(out, " => ");
-		tf_hist_format_sym(out, ip, false);
-		sb_putc(out, '\n');
-	}
-}
-
 void tf_trace_print_entry(struct tf_trace_iter *it, struct strbuf *out,
 			  const struct tf_rb_entry *e,
 			  const struct tf_rb_entry *next)
@@ -351,27 +327,12 @@ void tf_trace_print_entry(struct tf_trace_iter *it, struct strbuf *out,
 		sb_printf(out, "Unknown type %u\n", type);
 		return;
 	}
-	if (strcmp(tev->system, "ftrace") == 0 &&
-	    strcmp(tev->name, "raw_data") == 0 && e->len >= 12) {
-		/* the kernel's trace_raw_data(): id, then every byte */
-		uint32_t id;
-
+	if (tf_event_print_own(it, out, tev, e)) {
 		pthread_mutex_unlock(&reg->tep_lock);
-		memcpy(&id, e->data + 8, 4);
-		sb_printf(out, "# %x buf:", id);
-		for (unsigned i = 12; i < e->len; i++)
-			sb_printf(out, " %02x", e->data[i]);
-		sb_putc(out, '\n');
-		return;
-	}
-	if (strcmp(tev->system, "ftrace") == 0 &&
-	    strcmp(tev->name, "kernel_stack") == 0 && e->len >= 16) {
-		pthread_mutex_unlock(&reg->tep_lock);
-		print_kernel_stack(out, e);
 		return;
 	}
 	trace_seq_init(&seq);
-	/* ftrace:print shows its text after the caller's symbol, no name */
+	/* ftrace's events print no name (trace_output.c's functions) */
 	if (strcmp(tev->system, "ftrace") != 0)
 		trace_seq_printf(&seq, "%s: ", tev->name);
 	tep_print_event(reg->tep, &seq, &rec, "%s", TEP_PRINT_INFO);

@@ -1,8 +1,9 @@
 /*
  * trace_output.h - the text of `trace`, `trace_pipe`, per_cpu files and
  * `snapshot`: the kernel's headers and context columns as the output
- * options choose them, each event's own text rendered by libtraceevent
- * from its print fmt.
+ * options choose them, each event's own text as the kernel prints it
+ * (event_print.h) or, for most events, rendered by libtraceevent from
+ * its print fmt.
  */
 #ifndef TF_BUFFER_TRACE_OUTPUT_H
 #define TF_BUFFER_TRACE_OUTPUT_H
@@ -38,5 +39,9 @@ void tf_trace_header(const struct tf_trace_iter *it, struct strbuf *out,
 void tf_trace_print_entry(struct tf_trace_iter *it, struct strbuf *out,
 			  const struct tf_rb_entry *e,
 			  const struct tf_rb_entry *next);
+
+/* trace_print_time(): @ts as the clock prints it, after a blank. */
+void tf_trace_print_time(const struct tf_trace_iter *it, struct strbuf *out,
+			 uint64_t ts);
 
 #endif

@@ -226,14 +226,15 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 			tf_triggers_call(file, NULL);
 		if (flags & TF_FILE_SOFT_DISABLED)
 			return;
-		if (!tf_pid_allowed(tr, record_pid(rec)))
+		if (!tf_pid_allowed_rec(tr, rec))
 			return;
-		if (!tf_filter_match(rcu_dereference(file->filter), rec))
+		if (!rec->prefiltered &&
+		    !tf_filter_match(rcu_dereference(file->filter), rec))
 			return;
 		record(tr, reserve(tr), rec, false);
 		return;
 	}
-	if (!tf_pid_allowed(tr, record_pid(rec)))
+	if (!tf_pid_allowed_rec(tr, rec))
 		return;
 	rb = reserve(tr);
 	/* stamped as reserved: the triggers (common_timestamp) see it so */
@@ -247,7 +248,8 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	tt = tf_triggers_call(file, rec);
 	flags = atomic_load_explicit(&file->flags, memory_order_acquire);
 	if (rb && !(flags & TF_FILE_SOFT_DISABLED) &&
-	    tf_filter_match(rcu_dereference(file->filter), rec))
+	    (rec->prefiltered ||
+	     tf_filter_match(rcu_dereference(file->filter), rec)))
 		record_at(tr, tf_trigger_reserved_buffer(tr, swaps), rec, true,
 			  place);
 	if (nests)
@@ -256,12 +258,37 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 		tf_triggers_post_call(file, tt, rec);
 }
 
-void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec)
+/*
+ * event-fork: the kernel's probes on sched_process_free run before the
+ * event's own (the task leaves the lists first), those on
+ * sched_process_fork after it (the fork is filtered by the parent).
+ */
+static void follow(struct tf_tracing *t, const struct tf_record *rec,
+		   const struct tf_event *which)
 {
 	struct tf_trace_array *tr;
 
+	if (rec->event != which)
+		return;
+	cds_list_for_each_entry_rcu(tr, &t->instances, list)
+		if (atomic_load_explicit(&tr->trace_flags,
+					 memory_order_relaxed) &
+		    TF_TRACE_EVENT_FORK)
+			tf_pid_lists_follow(tr, rec);
+}
+
+void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec)
+{
+	struct tf_trace_array *tr;
+	bool forks = atomic_load_explicit(&t->nr_event_fork,
+					  memory_order_relaxed) > 0;
+
+	if (__builtin_expect(forks, 0))
+		follow(t, rec, t->sched.free);
 	cds_list_for_each_entry_rcu(tr, &t->instances, list)
 		tf_dispatch_to(tr, rec, false);
+	if (__builtin_expect(forks, 0))
+		follow(t, rec, t->sched.fork);
 }
 
 /* @file is hooked and some trigger of it wants records prefetched. */

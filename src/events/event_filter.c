@@ -24,6 +24,9 @@ static void set_filter(struct tf_event_file *file, struct tf_filter *f,
 		tf_rcu_synchronize();
 		tf_filter_free(old);
 	}
+	/* a source may filter for us (the live source's push-down) */
+	if (tf_event_enabled_hook)
+		tf_event_enabled_hook(file);
 }
 
 static void log_error(struct tf_trace_array *tr, const char *str,

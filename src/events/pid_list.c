@@ -3,8 +3,18 @@
  * replaced whole on each write and read by the event path under RCU.
  * Write semantics follow the kernel's trace_pid_write(): the new list is
  * the old one plus the pids written; any bad pid fails the whole write.
+ *
+ * The filter itself is the kernel's (trace_events.c): an event is
+ * ignored when its task is not in set_event_pid or is in
+ * set_event_notrace_pid; sched_switch only when both tasks are ignored
+ * (the pre-probe of the switch), a wakeup only when the waking and the
+ * woken task are.  With options/event-fork the lists follow the tasks:
+ * a fork adds the child where the parent is listed, sched_process_free
+ * takes the task out (event_filter_pid_sched_process_fork/exit), from
+ * the event path, as the kernel's probes do.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,7 +57,7 @@ int tf_pid_list_write(struct tf_trace_array *tr, enum tf_pid_kind kind,
 		      const char *buf, size_t len, bool truncate)
 {
 	struct tf_pid_list **slot = list_slot(tr, kind);
-	struct tf_pid_list *old = *slot, *nl;
+	struct tf_pid_list *old = __atomic_load_n(slot, __ATOMIC_ACQUIRE), *nl;
 	unsigned cap = (old && !truncate ? old->nr : 0) + (unsigned)len / 2 + 1;
 	unsigned nr = 0;
 	char tok[PID_TOKEN_MAX + 1];
@@ -99,7 +109,16 @@ int tf_pid_list_write(struct tf_trace_array *tr, enum tf_pid_kind kind,
 		free(nl);
 		nl = NULL;
 	}
+	/* the event path may have replaced the list meanwhile (event-fork):
+	 * build on the current one, under the lock it takes too */
+	pthread_mutex_lock(&tr->pid_lock);
+	if (*slot != old) {
+		pthread_mutex_unlock(&tr->pid_lock);
+		free(nl);
+		return tf_pid_list_write(tr, kind, buf, len, truncate);
+	}
 	tf_rcu_assign_pointer(*slot, nl);
+	pthread_mutex_unlock(&tr->pid_lock);
 	tf_rcu_synchronize();
 	free(old);
 	return 0;
@@ -137,16 +156,116 @@ static bool in_list(const struct tf_pid_list *l, int pid)
 	return false;
 }
 
+/* trace_ignore_this_task() */
+static bool ignored(const struct tf_pid_list *l, const struct tf_pid_list *nl,
+		    int pid)
+{
+	return (l && !in_list(l, pid)) || (nl && in_list(nl, pid));
+}
+
 /* Called from the event path inside an RCU read-side section. */
 bool tf_pid_allowed(struct tf_trace_array *tr, int pid)
 {
-	struct tf_pid_list *l = rcu_dereference(tr->pids[TF_PIDS_EVENT]);
-	struct tf_pid_list *nl =
-		rcu_dereference(tr->pids[TF_PIDS_EVENT_NOTRACE]);
+	return !ignored(rcu_dereference(tr->pids[TF_PIDS_EVENT]),
+			rcu_dereference(tr->pids[TF_PIDS_EVENT_NOTRACE]), pid);
+}
 
-	if (l && !in_list(l, pid))
-		return false;
-	if (nl && in_list(nl, pid))
-		return false;
-	return true;
+static int field_pid(const struct tf_field *f, const struct tf_record *rec)
+{
+	if (f->offset + f->size > rec->size)
+		return -1;
+	return (int)tf_field_read_u64(f, rec->data);
+}
+
+bool tf_pid_allowed_rec(struct tf_trace_array *tr,
+			const struct tf_record *rec)
+{
+	const struct tf_pid_list *l = rcu_dereference(tr->pids[TF_PIDS_EVENT]);
+	const struct tf_pid_list *nl =
+		rcu_dereference(tr->pids[TF_PIDS_EVENT_NOTRACE]);
+	const struct tf_sched_events *s = &tr->tracing->sched;
+	int32_t pid;
+
+	if (!l && !nl)
+		return true;
+	if (rec->event == s->sched_switch) {
+		/* event_filter_pid_sched_switch_probe_pre() */
+		int prev = field_pid(s->prev_pid, rec);
+		int next = field_pid(s->next_pid, rec);
+
+		return !((nl && in_list(nl, prev) && in_list(nl, next)) ||
+			 (l && !in_list(l, prev) && !in_list(l, next)));
+	}
+	if (rec->size < 8)
+		return !ignored(l, nl, -1);
+	memcpy(&pid, rec->data + 4, 4);
+	if (!ignored(l, nl, pid))
+		return true;
+	/* event_filter_pid_sched_wakeup_probe_pre(): the woken task */
+	for (int i = 0; i < 3; i++)
+		if (rec->event == s->wakeup[i])
+			return !ignored(l, nl, field_pid(s->woken_pid[i], rec));
+	return false;
+}
+
+static void free_list_rcu(struct rcu_head *head)
+{
+	free(caa_container_of(head, struct tf_pid_list, rcu));
+}
+
+/*
+ * Adds @pid to (@add) or takes it from the list of @kind; the old list
+ * is freed after a grace period (the caller is a reader itself).
+ */
+static void list_change(struct tf_trace_array *tr, enum tf_pid_kind kind,
+			int pid, bool add)
+{
+	struct tf_pid_list *old, *nl;
+	unsigned n = 0;
+
+	pthread_mutex_lock(&tr->pid_lock);
+	old = tr->pids[kind];
+	if (!old || in_list(old, pid) == add)
+		goto out;
+	nl = malloc(sizeof(*nl) + (old->nr + 1) * sizeof(int));
+	if (!nl)
+		goto out;	/* as the kernel's failed pid_list_set */
+	for (unsigned i = 0; i < old->nr; i++) {
+		if (add && pid < old->pids[i]) {
+			nl->pids[n++] = pid;
+			add = false;
+		}
+		if (old->pids[i] != pid)
+			nl->pids[n++] = old->pids[i];
+	}
+	if (add)
+		nl->pids[n++] = pid;
+	/* emptied, it stays: set_event_pid then lets nothing pass, as
+	 * the kernel's list once its last task is freed */
+	nl->nr = n;
+	tf_rcu_assign_pointer(tr->pids[kind], nl);
+	urcu_memb_call_rcu(&old->rcu, free_list_rcu);
+out:
+	pthread_mutex_unlock(&tr->pid_lock);
+}
+
+void tf_pid_lists_follow(struct tf_trace_array *tr,
+			 const struct tf_record *rec)
+{
+	const struct tf_sched_events *s = &tr->tracing->sched;
+
+	for (int k = TF_PIDS_EVENT; k <= TF_PIDS_EVENT_NOTRACE; k++) {
+		const struct tf_pid_list *l = rcu_dereference(tr->pids[k]);
+
+		if (!l)
+			continue;
+		if (rec->event == s->fork) {
+			/* only the children of listed parents join */
+			if (in_list(l, field_pid(s->parent_pid, rec)))
+				list_change(tr, k, field_pid(s->child_pid, rec),
+					    true);
+		} else if (rec->event == s->free) {
+			list_change(tr, k, field_pid(s->free_pid, rec), false);
+		}
+	}
 }

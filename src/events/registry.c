@@ -356,6 +356,7 @@ static void free_parsed(struct tf_event *ev)
 {
 	free((void *)ev->fields);
 	free((void *)ev->format_text);
+	free((void *)ev->kernel_release);
 	free(ev);
 }
 

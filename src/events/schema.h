@@ -55,6 +55,13 @@ struct tf_event {
 	unsigned sys_index;		/* its system's index */
 	void *tep_event;		/* struct tep_event *, for printing */
 	/*
+	 * The release of the kernel the schema is from, when it is not the
+	 * registry's (events a replay adds are the trace.dat's kernel's):
+	 * output that differs between kernels follows it.  Set before the
+	 * event is published, freed with it; NULL: the registry's.
+	 */
+	const char *kernel_release;
+	/*
 	 * The next event of the same system, in registry order: set after
 	 * publication (when that next event is added at run time, or when
 	 * it is removed) with a release store; read it with
@@ -111,6 +118,12 @@ struct tf_record {
 	int tgid;		/* 0: not known */
 	const uint64_t *stack;
 	unsigned nr_stack;
+	/*
+	 * The source applied the event's filter already, the very filter
+	 * of every trace array recording the event (the live source's
+	 * push-down to the host): trace arrays do not filter it again.
+	 */
+	bool prefiltered;
 };
 
 /* Reads an integer field of a record, sign-extending signed fields. */

@@ -81,6 +81,7 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	if (name && !tr->name)
 		goto fail;
 	tr->tracing = t;
+	pthread_mutex_init(&tr->pid_lock, NULL);
 	tr->nr_events_made = nr;
 	tr->seq_made = reg->next_seq;
 	for (unsigned i = 0; i < nr; i++) {
@@ -138,11 +139,40 @@ static void tr_free(struct tf_trace_array *tr)
 	files_free(tr);
 	for (unsigned i = 0; i < 4; i++)
 		free(tr->pids[i]);
+	pthread_mutex_destroy(&tr->pid_lock);
 	tf_error_log_destroy(&tr->error_log);
 	tf_ring_buffer_free(tr->buffer);
 	tf_ring_buffer_free(tr->snapshot);
 	free(tr->name);
 	free(tr);
+}
+
+/* The scheduler events the pid filters treat apart (trace_array.h). */
+static void sched_events_find(struct tf_sched_events *s,
+			      const struct tf_registry *reg)
+{
+	static const char *const wakeups[3] = {
+		"sched_wakeup", "sched_wakeup_new", "sched_waking",
+	};
+	const struct tf_event *ev;
+
+	memset(s, 0, sizeof(*s));
+	ev = tf_registry_find(reg, "sched", "sched_switch");
+	if (ev && (s->prev_pid = tf_event_field(ev, "prev_pid")) &&
+	    (s->next_pid = tf_event_field(ev, "next_pid")))
+		s->sched_switch = ev;
+	for (int i = 0; i < 3; i++) {
+		ev = tf_registry_find(reg, "sched", wakeups[i]);
+		if (ev && (s->woken_pid[i] = tf_event_field(ev, "pid")))
+			s->wakeup[i] = ev;
+	}
+	ev = tf_registry_find(reg, "sched", "sched_process_fork");
+	if (ev && (s->parent_pid = tf_event_field(ev, "parent_pid")) &&
+	    (s->child_pid = tf_event_field(ev, "child_pid")))
+		s->fork = ev;
+	ev = tf_registry_find(reg, "sched", "sched_process_free");
+	if (ev && (s->free_pid = tf_event_field(ev, "pid")))
+		s->free = ev;
 }
 
 int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
@@ -151,6 +181,7 @@ int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
 	memset(t, 0, sizeof(*t));
 	pthread_mutex_init(&t->lock, NULL);
 	t->reg = reg;
+	sched_events_find(&t->sched, reg);
 	t->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
 	t->next_instance_id = 1;
 	CDS_INIT_LIST_HEAD(&t->instances);
@@ -186,7 +217,8 @@ void tf_tracing_destroy(struct tf_tracing *t)
  * created and removed under the same lock, so the list is stable here.
  */
 int tf_tracing_add_event(struct tf_tracing *t, const char *system,
-			 const char *text, size_t len, struct tf_event **out)
+			 const char *text, size_t len, const char *release,
+			 struct tf_event **out)
 {
 	struct tf_registry *reg = t->reg;
 	unsigned idx = reg->nr_events;
@@ -202,6 +234,8 @@ int tf_tracing_add_event(struct tf_tracing *t, const char *system,
 	ret = tf_registry_prepare(reg, system, text, len, &ev);
 	if (ret < 0)
 		return ret;
+	if (release)	/* printing does without it if this fails */
+		ev->kernel_release = strdup(release);
 	cds_list_for_each_entry(tr, &t->instances, list)
 		file_init(tr, ev);
 	tf_registry_commit(reg, ev);
@@ -404,6 +438,31 @@ void tf_tracing_update_tgid_record(struct tf_tracing *t)
 		     tgid && atomic_load(&t->nr_enabled) > 0);
 }
 
+void tf_tracing_update_event_fork(struct tf_tracing *t)
+{
+	struct tf_trace_array *tr;
+	int n = 0, old;
+
+	cds_list_for_each_entry(tr, &t->instances, list)
+		if (atomic_load(&tr->trace_flags) & TF_TRACE_EVENT_FORK)
+			n++;
+	old = atomic_exchange(&t->nr_event_fork, n);
+	if (!old == !n || !tf_event_enabled_hook)
+		return;
+	/* the sources deliver forks and frees while some array follows */
+	if (t->sched.fork)
+		tf_event_enabled_hook(tf_tr_file(t->top, t->sched.fork->index));
+	if (t->sched.free)
+		tf_event_enabled_hook(tf_tr_file(t->top, t->sched.free->index));
+}
+
+bool tf_tracing_event_fork_needs(struct tf_tracing *t,
+				 const struct tf_event *ev)
+{
+	return ev && (ev == t->sched.fork || ev == t->sched.free) &&
+	       atomic_load(&t->nr_event_fork) > 0;
+}
+
 int tf_instance_remove(struct tf_tracing *t, const char *name)
 {
 	struct tf_trace_array *tr = tf_instance_find(t, name);
@@ -418,6 +477,7 @@ int tf_instance_remove(struct tf_tracing *t, const char *name)
 	tf_rcu_synchronize();
 	tr_free(tr);
 	tf_tracing_update_tgid_record(t);
+	tf_tracing_update_event_fork(t);
 	return 0;
 }
 

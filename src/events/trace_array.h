@@ -20,6 +20,7 @@
 
 #include "events/registry.h"
 #include "util/error_log.h"
+#include "util/rcu.h"
 
 struct tf_ring_buffer;
 struct tf_synth_state;
@@ -74,15 +75,36 @@ enum {
 	TF_TRACE_LATENCY_FMT	= 1u << 3,	/* the latency-format layout */
 	TF_TRACE_VERBOSE	= 1u << 4,
 	TF_TRACE_OVERWRITE	= 1u << 5,	/* full buffers drop old pages */
+	TF_TRACE_EVENT_FORK	= 1u << 6,	/* pid lists follow forks */
 };
 /* As options/ starts, at the top level and in instances alike. */
 #define TF_TRACE_DEFAULT_FLAGS	(TF_TRACE_CONTEXT_INFO | TF_TRACE_IRQ_INFO | \
 				 TF_TRACE_OVERWRITE)
 
-/* A sorted set of pids, replaced whole under RCU (set_event_pid). */
+/*
+ * A sorted set of pids, replaced whole under RCU (set_event_pid): by
+ * control writes, and with event-fork by the event path (forks and
+ * frees of listed tasks), both under the trace array's pid_lock.
+ */
 struct tf_pid_list {
+	struct rcu_head rcu;
 	unsigned nr;
 	int pids[];
+};
+
+/*
+ * The scheduler events the kernel's pid filtering treats apart, and
+ * their fields (NULL where the tree lacks them): sched_switch is kept
+ * when the previous or the next task passes, a wakeup when the waking
+ * or the woken one does; with event-fork, a fork adds the child of a
+ * listed parent and sched_process_free takes the task out.
+ */
+struct tf_sched_events {
+	const struct tf_event *sched_switch, *fork, *free;
+	const struct tf_event *wakeup[3];	/* _wakeup, _wakeup_new, _waking */
+	const struct tf_field *prev_pid, *next_pid;
+	const struct tf_field *woken_pid[3];
+	const struct tf_field *parent_pid, *child_pid, *free_pid;
 };
 
 struct tf_trace_array {
@@ -108,6 +130,7 @@ struct tf_trace_array {
 	struct tf_error_log error_log;
 	/* RCU; NULL = no pid filtering; indexed by enum tf_pid_kind */
 	struct tf_pid_list *pids[4];
+	pthread_mutex_t pid_lock;	/* writers of pids[] */
 	atomic_int tracing_on;
 	atomic_int open_refs;		/* open files: rmdir gets EBUSY */
 	unsigned buffer_size_kb;
@@ -176,6 +199,9 @@ struct tf_tracing {
 	 */
 	void (*event_removed)(struct tf_tracing *t, const struct tf_system *sys,
 			      const char *name, bool system_gone);
+	/* trace arrays with options/event-fork set */
+	atomic_int nr_event_fork;
+	struct tf_sched_events sched;
 };
 
 /* The event file of index @index (< reg->nr_events) in @tr; its event
@@ -213,9 +239,12 @@ void tf_tracing_destroy(struct tf_tracing *t);
  * meanwhile: nothing they can reach moves or is freed.  Callers hold
  * t->lock.  -EEXIST if the name or the id is taken, -ENOSPC past
  * TF_MAX_EVENTS, -EINVAL for a format libtraceevent refuses.
+ * @release (may be NULL) names the kernel the format is from when it
+ * is not the tree's (tf_event.kernel_release).
  */
 int tf_tracing_add_event(struct tf_tracing *t, const char *system,
-			 const char *text, size_t len, struct tf_event **out);
+			 const char *text, size_t len, const char *release,
+			 struct tf_event **out);
 
 /*
  * The same for an event made at run time (see tf_registry_prepare_built):
@@ -276,8 +305,9 @@ int tf_event_enable_disable(struct tf_event_file *file, int enable,
 
 /*
  * Called, with t->lock held, whenever an event file's TF_FILE_ENABLED
- * bit changes (after the change): the live kernel source enables on the
- * host what the tree needs.  NULL when no one listens.
+ * bit, its filter or its triggers change (after the change): the live
+ * kernel source enables on the host what the tree needs, and pushes
+ * filters down to it where it can.  NULL when no one listens.
  */
 extern void (*tf_event_enabled_hook)(struct tf_event_file *file);
 
@@ -323,5 +353,27 @@ void tf_pid_list_show(struct tf_trace_array *tr, enum tf_pid_kind kind,
 		      struct strbuf *out);
 /* Whether @pid passes the trace array's pid filters (event path). */
 bool tf_pid_allowed(struct tf_trace_array *tr, int pid);
+/*
+ * Whether @rec passes them, with the kernel's rules for the scheduler
+ * events (struct tf_sched_events); event path, RCU read side.
+ */
+bool tf_pid_allowed_rec(struct tf_trace_array *tr,
+			const struct tf_record *rec);
+/*
+ * event-fork (event path, RCU read side): a fork record adds its child
+ * to @tr's pid lists that hold its parent; a sched_process_free record
+ * takes its task out of them.
+ */
+void tf_pid_lists_follow(struct tf_trace_array *tr,
+			 const struct tf_record *rec);
+/*
+ * Counts the trace arrays with options/event-fork (after the option
+ * changed or an instance went) and lets the sources know: the fork
+ * and free events are needed then (tf_event_enabled_hook).
+ */
+void tf_tracing_update_event_fork(struct tf_tracing *t);
+/* Whether event @ev is needed for event-fork, enabled or not. */
+bool tf_tracing_event_fork_needs(struct tf_tracing *t,
+				 const struct tf_event *ev);
 
 #endif

@@ -86,6 +86,13 @@ bool tf_filter_match(const struct tf_filter *f, const struct tf_record *rec);
 /* The filter string as stored, shown by the `filter` file followed by "\n". */
 const char *tf_filter_string(const struct tf_filter *f);
 
+/*
+ * Whether @f compares a string a pointer field points to (`char *` and
+ * `.ustring`): the kernel reads that memory when it filters; a record
+ * does not hold it, so such a predicate never matches here.
+ */
+bool tf_filter_reads_pointers(const struct tf_filter *f);
+
 /* The whole `filter` file text for @f: "<string>\n", or "none\n" for NULL.
  * Allocated; free() it. */
 char *tf_filter_file_text(const struct tf_filter *f);

@@ -421,3 +421,11 @@ const char *tf_filter_string(const struct tf_filter *f)
 {
 	return f ? f->string : NULL;
 }
+
+bool tf_filter_reads_pointers(const struct tf_filter *f)
+{
+	for (int i = 0; f && i < f->n; i++)
+		if (f->preds[i].fn == TF_FN_PCHAR)
+			return true;
+	return false;
+}

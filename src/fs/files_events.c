@@ -194,10 +194,10 @@ const struct tf_file_def tf_event_files[] = {
 			event_filter_write, NULL },
 	[EV_TRIGGER] = { "trigger", 0640, 0, event_trigger_open,
 			 event_trigger_show, event_trigger_write, NULL },
-	[EV_FORMAT] = { "format", 0440, TF_FD_NO_LOCK, NULL,
+	[EV_FORMAT] = { "format", 0440, TF_FD_NO_LOCK | TF_FD_STATIC, NULL,
 			event_format_show, NULL, NULL },
-	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK | TF_FD_KEEPS, NULL,
-		    event_id_show, NULL, NULL },
+	[EV_ID] = { "id", 0440, TF_FD_NO_LOCK | TF_FD_KEEPS | TF_FD_STATIC,
+		    NULL, event_id_show, NULL, NULL },
 	[EV_HIST] = { "hist", 0440, 0, event_hist_open, event_hist_show, NULL,
 		      event_hist_release },
 	[EV_HIST_DEBUG] = { "hist_debug", 0440, 0, NULL,
@@ -325,10 +325,10 @@ static int header_event_show(struct tf_open *o, struct strbuf *out)
 
 const struct tf_file_def tf_events_files[] = {
 	{ "enable", 0640, 0, NULL, all_enable_show, all_enable_write, NULL },
-	{ "header_page", 0440, TF_FD_NO_LOCK, NULL, header_page_show, NULL,
-	  NULL },
-	{ "header_event", 0440, TF_FD_NO_LOCK, NULL, header_event_show, NULL,
-	  NULL },
+	{ "header_page", 0440, TF_FD_NO_LOCK | TF_FD_STATIC, NULL,
+	  header_page_show, NULL, NULL },
+	{ "header_event", 0440, TF_FD_NO_LOCK | TF_FD_STATIC, NULL,
+	  header_event_show, NULL, NULL },
 };
 const unsigned tf_nr_events_files =
 	sizeof(tf_events_files) / sizeof(tf_events_files[0]);

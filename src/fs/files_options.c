@@ -1,7 +1,8 @@
 /*
  * files_options.c - trace_options and options/<name>: the kernel's trace
  * flags.  The ones tracefuse applies (context-info, irq-info,
- * record-tgid, latency-format, verbose: how `trace` prints) live in the
+ * record-tgid, latency-format, verbose: how `trace` prints; overwrite;
+ * event-fork: pid lists follow forks) live in the
  * trace array's trace_flags; the others are kept as written (scripts
  * save and restore them).
  */
@@ -46,7 +47,7 @@ static const struct option_def options[] = {
 	{ "hash-ptr", 1, 1, 0, 1, 0 },
 	{ "pause-on-trace", 0, 1, 0, 0, 0 },
 	{ "trace_printk_dest", 1, 1, 0, 0, 0 },
-	{ "event-fork", 0, 1, 0, 0, 0 },
+	{ "event-fork", 0, 1, 0, 0, TF_TRACE_EVENT_FORK },
 	{ "markers", 1, 1, 0, 1, 0 },
 	{ "irq-info", 1, 1, 0, 1, TF_TRACE_IRQ_INFO },
 	{ "disable_on_free", 0, 1, 0, 0, 0 },
@@ -127,6 +128,8 @@ static int option_set(struct tf_trace_array *tr, unsigned i, bool on)
 		tf_tracing_update_tgid_record(tr->tracing);
 	if (flag == TF_TRACE_OVERWRITE)
 		tf_trace_array_apply_overwrite(tr);
+	if (flag == TF_TRACE_EVENT_FORK)
+		tf_tracing_update_event_fork(tr->tracing);
 	return 0;
 }
 

@@ -462,6 +462,7 @@ static long tracing_cpumask_write(struct tf_open *o, const char *buf,
 	{ name, mode, flags, open, show, write, NULL }
 #define TOP TF_FD_TOP_ONLY
 #define NL TF_FD_NO_LOCK
+#define ST TF_FD_STATIC
 
 const struct tf_file_def tf_root_files[] = {
 	ROOT("stack_trace_filter", 0640, TOP, NULL, fixed_show, idle_write),
@@ -472,7 +473,7 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("saved_cmdlines_size", 0640, TOP, NULL, saved_cmdlines_size_show,
 	     saved_cmdlines_size_write),
 	ROOT("saved_cmdlines", 0440, TOP, NULL, saved_cmdlines_show, NULL),
-	ROOT("README", 0440, TOP | NL, NULL, readme_show, NULL),
+	ROOT("README", 0440, TOP | NL | ST, NULL, readme_show, NULL),
 	ROOT("tracing_thresh", 0640, TOP, NULL, knob_show, knob_write),
 	ROOT("set_graph_notrace", 0640, TOP, NULL, fixed_show, idle_write),
 	ROOT("set_graph_function", 0640, TOP, NULL, fixed_show, idle_write),
@@ -480,9 +481,10 @@ const struct tf_file_def tf_root_files[] = {
 	ROOT("set_ftrace_filter", 0640, 0, NULL, fixed_show, idle_write),
 	ROOT("touched_functions", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("enabled_functions", 0440, TOP, NULL, fixed_show, NULL),
-	ROOT("available_filter_functions_addrs", 0440, TOP, NULL, fixed_show,
+	ROOT("available_filter_functions_addrs", 0440, TOP | ST, NULL,
+	     fixed_show, NULL),
+	ROOT("available_filter_functions", 0440, TOP | ST, NULL, fixed_show,
 	     NULL),
-	ROOT("available_filter_functions", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("set_ftrace_notrace_pid", 0640, 0, pid_open, pid_show, pid_write),
 	ROOT("set_ftrace_pid", 0640, 0, pid_open, pid_show, pid_write),
 	ROOT("error_log", 0640, 0, error_log_open, error_log_show,
@@ -516,7 +518,7 @@ const struct tf_file_def tf_root_files[] = {
 	     tracing_cpumask_write),
 	ROOT("current_tracer", 0640, 0, NULL, fixed_show,
 	     current_tracer_write),
-	ROOT("available_tracers", 0440, 0, NULL, fixed_show, NULL),
+	ROOT("available_tracers", 0440, ST, NULL, fixed_show, NULL),
 	ROOT("uprobe_profile", 0440, TOP, NULL, fixed_show, NULL),
 	ROOT("uprobe_events", 0640, TOP, NULL, fixed_show, idle_write),
 	ROOT("dynamic_events", 0640, TOP, synth_open, dynamic_events_show,
@@ -527,13 +529,13 @@ const struct tf_file_def tf_root_files[] = {
 	     synthetic_events_write),
 	ROOT("max_graph_depth", 0640, TOP, NULL, knob_show,
 	     knob_write),
-	ROOT("printk_formats", 0440, TOP, NULL, fixed_show, NULL),
+	ROOT("printk_formats", 0440, TOP | ST, NULL, fixed_show, NULL),
 	ROOT("set_event_notrace_pid", 0640, 0, pid_open, pid_show, pid_write),
 	ROOT("set_event_pid", 0640, 0, pid_open, pid_show, pid_write),
 	ROOT("set_event", 0640, 0, set_event_open, set_event_show,
 	     set_event_write),
-	ROOT("available_events", 0440, TOP, NULL, available_events_show,
-	     NULL),
+	ROOT("available_events", 0440, TOP | ST, NULL,
+	     available_events_show, NULL),
 };
 const unsigned tf_nr_root_files =
 	sizeof(tf_root_files) / sizeof(tf_root_files[0]);

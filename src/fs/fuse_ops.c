@@ -4,6 +4,12 @@
  * read, write, mkdir/rmdir of instances.  The per-file behaviour lives in
  * the file tables (files_*.c); this file only turns FUSE requests into
  * calls on struct tf_open and answers with the kernel's errnos.
+ *
+ * Every request that changes state or reads state events change first
+ * catches up with the event sources (tf_sources_sync): the kernel has
+ * processed an event before the system call that caused it returns, so
+ * a later `cat tracing_on` sees what a traceoff trigger did, and `echo 0
+ * > tracing_on` comes after the events before it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +24,7 @@
 
 #include "fs/fuse_ops.h"
 #include "fs/tree.h"
+#include "source/source.h"
 
 #define ENTRY_TIMEOUT 1.0
 
@@ -347,6 +354,10 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	o->pid = ctx->pid;
 	sb_init(&o->text);
 	if (o->node.def->open) {
+		/* `>`: clearing (trace, set_event, ...) is a control write */
+		if ((fi->flags & O_ACCMODE) != O_RDONLY &&
+		    (fi->flags & O_TRUNC))
+			tf_sources_sync();
 		lock_for(o);
 		ret = event_gone(o) ? -ENODEV : o->node.def->open(o);
 		unlock_for(o);
@@ -372,6 +383,9 @@ static int render(struct tf_open *o)
 		   (o->node.def->flags & TF_FD_NO_LOCK);
 	int ret;
 
+	/* trace_pipe's show drains its sources itself */
+	if (!(o->node.def->flags & (TF_FD_STATIC | TF_FD_STREAM)))
+		tf_sources_sync();
 	sb_reset(&o->text);
 	lock_for(o);
 	/* an unlocked event file (format, id) keeps its event alive with
@@ -473,6 +487,7 @@ static void tf_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	tf_sources_sync();
 	lock_for(o);
 	ret = event_gone(o) ? -ENODEV : o->node.def->write(o, buf, size);
 	unlock_for(o);
@@ -744,6 +759,7 @@ static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	int ret;
 
 	(void)mode;
+	tf_sources_sync();
 	pthread_mutex_lock(&t->lock);
 	tf_rcu_read_lock();
 	ret = resolve(req, parent, &dir);
@@ -780,6 +796,7 @@ static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	 * just before rmdir may still count as open (EBUSY) where the
 	 * kernel's synchronous close would not: give such releases up to
 	 * 50 ms, outside the lock they may need */
+	tf_sources_sync();
 	for (int tries = 0;; tries++) {
 		pthread_mutex_lock(&t->lock);
 		tf_rcu_read_lock();

@@ -74,6 +74,9 @@ enum {
 	TF_FD_STREAM	= 1u << 2,	/* show called per read (trace_pipe) */
 	TF_FD_KEEPS	= 1u << 3,	/* an event file that still reads
 					 * once its event is removed (id) */
+	/* no event changes its text: a read need not catch up with the
+	 * sources first (tf_sources_sync); format, id, README, ... */
+	TF_FD_STATIC	= 1u << 4,
 };
 
 /* A resolved inode. */

@@ -240,6 +240,7 @@ const struct tf_source_type tf_source_inject = {
 	.create = inject_create,
 	.start = inject_start,
 	.drain = inject_drain,
+	.sync = inject_drain,	/* a pipe's lines are events of now */
 	.stop = inject_stop,
 	.destroy = inject_destroy,
 };

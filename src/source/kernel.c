@@ -48,7 +48,9 @@
 #include <urcu/rculist.h>
 #include "source/kernel.h"
 #include "source/source.h"
+#include "filter/filter.h"
 #include "trigger/trigger.h"
+#include "util/strbuf.h"
 
 #define INSTANCE_PREFIX "tracefuse-"
 #define SWEEP_IDLE_MS 10	/* between sweeps when the buffers are quiet */
@@ -95,6 +97,15 @@ struct kcpu {
 	unsigned pending_size;
 	unsigned long long pending_ts;
 	uint16_t pending_id;
+	/*
+	 * Pages read and not yet dispatched, oldest first (a ring); kbuf
+	 * decodes the first, whose next event is ev (NULL: none loaded).
+	 */
+	uint8_t **queue;
+	unsigned q_head, q_len, q_cap;
+	struct kbuffer *kbuf;
+	void *ev;
+	unsigned long long ev_ts;
 };
 
 struct ksource {
@@ -105,12 +116,29 @@ struct ksource {
 	bool started;
 	struct kcpu *cpus;
 	int nr_cpus;
-	struct kbuffer *kbuf;
-	void *page;
 	size_t page_size;
+	uint8_t **free_pages;		/* read buffers kept for reuse */
+	unsigned nr_free;
 	struct ev_info *ids;		/* indexed by event id */
 	int nr_ids;
 	uint8_t *host_on;		/* per registry index */
+	/*
+	 * Filters pushed down to the host instance, per registry index:
+	 * the text written to its filter file (NULL: none), and whether it
+	 * is the very filter of every trace array recording the event
+	 * (records then arrive tf_record.prefiltered).
+	 */
+	char **pushed;
+	atomic_bool *prefiltered;
+	/*
+	 * Whether the host buffers can hold anything: events enabled on
+	 * the host, and a count of disables, of which the last one a sweep
+	 * found the buffers empty after (clean_gen).  While nothing is on
+	 * and the buffers were empty since the last disable, a drain has
+	 * nothing to read and returns at once.
+	 */
+	atomic_uint nr_on;
+	atomic_uint disable_gen, clean_gen;
 	/* the host's events: those of the registry when the source
 	 * started; events added later (a replay's) are not the host's */
 	unsigned nr_host;
@@ -244,7 +272,104 @@ static bool event_needed(struct tf_tracing *t, unsigned index)
 			break;
 		}
 	tf_rcu_read_unlock();
-	return need;
+	/* options/event-fork follows forks whether they are enabled or not */
+	return need || tf_tracing_event_fork_needs(t, tf_registry_event(t->reg,
+									 index));
+}
+
+/*
+ * The filter the host can apply for the tree, or NULL.  The host's
+ * filter hides records from every consumer of the event, so it is
+ * pushed down only where no one loses a record it would see: every
+ * trace array that records the event has a filter, none has a trigger
+ * on it (triggers see records the filter drops), and event-fork does
+ * not need it.  When those filters are one text, the host applies it
+ * exactly (*exact): the records need no second look, and predicates on
+ * user strings (`char *`, .ustring), which only the kernel can read,
+ * match as the kernel's.  Different texts are pushed as their union
+ * for the traffic, each trace array then filtering again, which is
+ * right only if none reads user strings.  Callers hold t->lock.
+ */
+static char *pushdown_text(struct tf_tracing *t, unsigned index, bool *exact)
+{
+	struct tf_registry *reg = t->reg;
+	struct tf_trace_array *tr;
+	struct strbuf sb;
+	const char *first = NULL;
+	bool pointers = false;
+	unsigned n = 0;
+
+	*exact = false;
+	if (tf_tracing_event_fork_needs(t, tf_registry_event(reg, index)))
+		return NULL;
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		struct tf_event_file *file = tf_tr_file(tr, index);
+
+		if (!(atomic_load(&file->flags) & TF_FILE_ENABLED))
+			continue;
+		if (!cds_list_empty(&file->triggers) || !file->filter)
+			return NULL;
+		if (tf_filter_reads_pointers(file->filter))
+			pointers = true;
+		if (!first)
+			first = tf_filter_string(file->filter);
+		else if (strcmp(first, tf_filter_string(file->filter)) != 0)
+			n++;
+	}
+	if (!first)
+		return NULL;
+	if (!n) {
+		*exact = true;
+		return strdup(first);
+	}
+	if (pointers)
+		return NULL;
+	sb_init(&sb);
+	cds_list_for_each_entry(tr, &t->instances, list) {
+		struct tf_event_file *file = tf_tr_file(tr, index);
+
+		if (!(atomic_load(&file->flags) & TF_FILE_ENABLED))
+			continue;
+		sb_printf(&sb, "%s(%s)", sb.len ? " || " : "",
+			  tf_filter_string(file->filter));
+	}
+	if (sb_error(&sb)) {
+		sb_release(&sb);
+		return NULL;
+	}
+	return sb_detach(&sb);
+}
+
+/* Writes the host's filter of @ev as @text (NULL: none); ctl_lock held. */
+static void push_filter(struct ksource *ks, unsigned index, char *text,
+			bool exact)
+{
+	struct tf_event *ev = tf_registry_event(ks->reg, index);
+	char path[512];
+	char *old = ks->pushed[index];
+	int ret;
+
+	if (!text == !old && (!text || strcmp(text, old) == 0)) {
+		free(text);
+		atomic_store(&ks->prefiltered[index], text && exact);
+		return;
+	}
+	snprintf(path, sizeof(path), "events/%s/%s/filter", ev->system,
+		 ev->name);
+	if (!text)
+		atomic_store(&ks->prefiltered[index], false);
+	ret = write_at(ks->inst_fd, path, text ? text : "0");
+	if (ret < 0 && text) {
+		/* the host refuses it (another kernel's fields): tracefuse
+		 * filters alone, as before */
+		free(text);
+		text = NULL;
+		exact = false;
+		write_at(ks->inst_fd, path, "0");
+	}
+	free(old);
+	ks->pushed[index] = text;
+	atomic_store(&ks->prefiltered[index], text && exact);
 }
 
 /* Brings the host's enable state of one event in line with the tree. */
@@ -263,6 +388,13 @@ static void sync_event(struct ksource *ks, struct tf_tracing *t,
 		return;		/* not enableable; trace_marker is ours */
 	pthread_mutex_lock(&ks->ctl_lock);
 	need = event_needed(t, index);
+	if (need) {
+		/* set before enabling: the host filters its first event */
+		bool exact = false;
+		char *text = pushdown_text(t, index, &exact);
+
+		push_filter(ks, index, text, exact);
+	}
 	if (need == ks->host_on[index]) {
 		pthread_mutex_unlock(&ks->ctl_lock);
 		return;
@@ -274,8 +406,16 @@ static void sync_event(struct ksource *ks, struct tf_tracing *t,
 		fprintf(stderr, "tracefuse: kernel source: %s %s:%s on the "
 			"host: %s\n", need ? "enabling" : "disabling",
 			ev->system, ev->name, strerror(-ret));
-	if (ret == 0)
+	if (ret == 0) {
 		ks->host_on[index] = need;
+		if (need) {
+			atomic_fetch_add(&ks->nr_on, 1);
+		} else {
+			/* its last records may still be in the buffers */
+			atomic_fetch_sub(&ks->nr_on, 1);
+			atomic_fetch_add(&ks->disable_gen, 1);
+		}
+	}
 	pthread_mutex_unlock(&ks->ctl_lock);
 }
 
@@ -674,8 +814,12 @@ static void dispatch_one(struct ksource *ks, int cpu, const uint8_t *data,
 		.tgid = tgid_of(ks, pid),
 		.stack = stack,
 		.nr_stack = nr_stack,
+		.prefiltered = info->event->index < ks->nr_host &&
+			       atomic_load_explicit(
+				       &ks->prefiltered[info->event->index],
+				       memory_order_relaxed),
 	};
-	tf_dispatch_locked(ks->src->tracing, &rec);	/* sweep_cpu locks */
+	tf_dispatch_locked(ks->src->tracing, &rec);	/* sweep() locks */
 	ks->dispatched++;
 }
 
@@ -728,43 +872,156 @@ static void handle_event(struct ksource *ks, struct kcpu *c,
 	dispatch_one(ks, c->cpu, data, size, ts, NULL, 0);
 }
 
-/* Reads one CPU's buffer until it is empty; returns the pages read. */
-static int sweep_cpu(struct ksource *ks, struct kcpu *c)
+/*
+ * Order across CPUs.  The kernel processes an event when it happens, so
+ * a trigger fired on one CPU acts before any later event on another.
+ * A sweep reads one CPU after the other, and may read CPU 1 after an
+ * event that is later than one CPU 0 received once its buffer was read:
+ * dispatched CPU by CPU, the later event would fire its triggers first.
+ * So a sweep notes when it began, reads every CPU's pages into that
+ * CPU's queue, then dispatches, in timestamp order across CPUs, the
+ * events older than its beginning; the younger wait for the next sweep,
+ * which will have read everything older than them.  (The instance's
+ * clock is mono: CLOCK_MONOTONIC's.)
+ */
+#define FREE_PAGES_MAX 256
+#define MERGE_BATCH 256		/* events per read-side section */
+
+static uint8_t *page_get(struct ksource *ks)
+{
+	if (ks->nr_free)
+		return ks->free_pages[--ks->nr_free];
+	return malloc(ks->page_size);
+}
+
+static void page_put(struct ksource *ks, uint8_t *page)
+{
+	if (ks->free_pages && ks->nr_free < FREE_PAGES_MAX)
+		ks->free_pages[ks->nr_free++] = page;
+	else
+		free(page);
+}
+
+/* Reads one CPU's buffer until it is empty into its queue: the pages. */
+static int read_cpu(struct ksource *ks, struct kcpu *c)
 {
 	int pages = 0;
 
 	for (;;) {
-		unsigned long long ts;
-		ssize_t n = read(c->fd, ks->page, ks->page_size);
-		void *ev;
+		uint8_t *page;
+		ssize_t n;
 
-		if (n <= 0)
+		if (c->q_len == c->q_cap) {
+			unsigned cap = c->q_cap ? 2 * c->q_cap : 16;
+			uint8_t **q = malloc(cap * sizeof(*q));
+
+			if (!q)
+				break;	/* the rest waits for the next sweep */
+			for (unsigned i = 0; i < c->q_len; i++)
+				q[i] = c->queue[(c->q_head + i) % c->q_cap];
+			free(c->queue);
+			c->queue = q;
+			c->q_cap = cap;
+			c->q_head = 0;
+		}
+		page = page_get(ks);
+		if (!page)
 			break;
+		n = read(c->fd, page, ks->page_size);
+		if (n <= 0) {
+			page_put(ks, page);
+			break;
+		}
+		c->queue[(c->q_head + c->q_len++) % c->q_cap] = page;
 		pages++;
-		if (kbuffer_load_subbuffer(ks->kbuf, ks->page) < 0)
-			continue;
-		/* one read-side section per page (dispatch_one) */
-		tf_rcu_read_lock();
-		for (ev = kbuffer_read_event(ks->kbuf, &ts); ev;
-		     ev = kbuffer_next_event(ks->kbuf, &ts))
-			handle_event(ks, c, ev,
-				     (unsigned)kbuffer_event_size(ks->kbuf),
-				     ts);
-		tf_rcu_read_unlock();
 	}
-	tf_rcu_read_lock();
-	flush_pending(ks, c);	/* its stack, if any, came in this read */
-	tf_rcu_read_unlock();
 	return pages;
 }
 
+static void pop_page(struct ksource *ks, struct kcpu *c)
+{
+	page_put(ks, c->queue[c->q_head]);
+	c->q_head = (c->q_head + 1) % c->q_cap;
+	c->q_len--;
+	c->ev = NULL;
+}
+
+/* Makes c->ev the CPU's next queued event, if there is one. */
+static void cpu_load(struct ksource *ks, struct kcpu *c)
+{
+	while (!c->ev && c->q_len) {
+		if (kbuffer_load_subbuffer(c->kbuf, c->queue[c->q_head]) == 0)
+			c->ev = kbuffer_read_event(c->kbuf, &c->ev_ts);
+		if (!c->ev)
+			pop_page(ks, c);
+	}
+}
+
+static void cpu_advance(struct ksource *ks, struct kcpu *c)
+{
+	c->ev = kbuffer_next_event(c->kbuf, &c->ev_ts);
+	if (!c->ev) {
+		pop_page(ks, c);
+		cpu_load(ks, c);
+	}
+}
+
+/* Every CPU's buffer until empty; ks->lock held.  Returns the pages. */
 static int sweep(struct ksource *ks)
 {
+	unsigned gen = atomic_load(&ks->disable_gen);
+	unsigned long long t0 = now_ns();
+	unsigned batch = 0;
+	bool queued = false;
 	int pages = 0;
 
 	for (int i = 0; i < ks->nr_cpus; i++)
-		pages += sweep_cpu(ks, &ks->cpus[i]);
+		pages += read_cpu(ks, &ks->cpus[i]);
+	tf_rcu_read_lock();
+	for (;;) {
+		struct kcpu *min = NULL;
+
+		for (int i = 0; i < ks->nr_cpus; i++) {
+			struct kcpu *c = &ks->cpus[i];
+
+			cpu_load(ks, c);
+			if (c->ev && (!min || c->ev_ts < min->ev_ts))
+				min = c;
+		}
+		if (!min || min->ev_ts >= t0)
+			break;
+		handle_event(ks, min, min->ev,
+			     (unsigned)kbuffer_event_size(min->kbuf),
+			     min->ev_ts);
+		cpu_advance(ks, min);
+		if (++batch % MERGE_BATCH == 0) {
+			tf_rcu_read_unlock();
+			tf_rcu_read_lock();
+		}
+	}
+	for (int i = 0; i < ks->nr_cpus; i++) {
+		struct kcpu *c = &ks->cpus[i];
+
+		/* an event's stack comes right after it on its CPU: the
+		 * event waits while that CPU has younger events queued */
+		if (c->ev)
+			queued = true;
+		else
+			flush_pending(ks, c);
+	}
+	tf_rcu_read_unlock();
+	/* empty, nothing on, no disable since we began: nothing can come */
+	if (!pages && !queued && !atomic_load(&ks->nr_on) &&
+	    atomic_load(&ks->disable_gen) == gen)
+		atomic_store(&ks->clean_gen, gen);
 	return pages;
+}
+
+/* Nothing is enabled on the host and its buffers were found empty since. */
+static bool quiet(struct ksource *ks)
+{
+	return !atomic_load(&ks->nr_on) &&
+	       atomic_load(&ks->clean_gen) == atomic_load(&ks->disable_gen);
 }
 
 static unsigned long long stat_value(const char *text, const char *key)
@@ -849,6 +1106,11 @@ static void ks_free(struct ksource *ks)
 		if (ks->cpus[i].fd >= 0)
 			close(ks->cpus[i].fd);
 		free(ks->cpus[i].pending);
+		while (ks->cpus[i].q_len)
+			pop_page(ks, &ks->cpus[i]);
+		free(ks->cpus[i].queue);
+		if (ks->cpus[i].kbuf)
+			kbuffer_free(ks->cpus[i].kbuf);
 	}
 	if (ks->inst_fd >= 0) {
 		close(ks->inst_fd);
@@ -859,11 +1121,15 @@ static void ks_free(struct ksource *ks)
 	}
 	if (ks->wake_fd >= 0)
 		close(ks->wake_fd);
-	if (ks->kbuf)
-		kbuffer_free(ks->kbuf);
-	free(ks->page);
+	while (ks->nr_free)
+		free(ks->free_pages[--ks->nr_free]);
+	free(ks->free_pages);
 	free(ks->cpus);
 	free(ks->ids);
+	for (unsigned i = 0; ks->pushed && i < ks->nr_host; i++)
+		free(ks->pushed[i]);
+	free(ks->pushed);
+	free(ks->prefiltered);
 	free(ks->host_on);
 	free(ks->comms);
 	pthread_mutex_destroy(&ks->lock);
@@ -944,7 +1210,15 @@ static int open_cpus(struct ksource *ks)
 		}
 		ks->cpus[ks->nr_cpus++] = (struct kcpu){
 			.cpu = cpu, .fd = fd, .pending = malloc(ks->page_size),
+			.kbuf = kbuffer_alloc(sizeof(long) == 8 ?
+					      KBUFFER_LSIZE_8 :
+					      KBUFFER_LSIZE_4,
+					      KBUFFER_ENDIAN_LITTLE),
 		};
+		if (!ks->cpus[ks->nr_cpus - 1].kbuf) {
+			closedir(d);
+			return -ENOMEM;
+		}
 	}
 	closedir(d);
 	return ks->nr_cpus ? 0 : -ENOENT;
@@ -974,14 +1248,17 @@ static int kernel_start(struct tf_source *src)
 	if (read_at(ks->inst_fd, "buffer_subbuf_size_kb", buf,
 		    sizeof(buf)) > 0 && atoi(buf) > 0)
 		ks->page_size = (size_t)atoi(buf) * 1024;
-	ks->page = malloc(ks->page_size);
-	ks->kbuf = kbuffer_alloc(sizeof(long) == 8 ? KBUFFER_LSIZE_8 :
-				 KBUFFER_LSIZE_4, KBUFFER_ENDIAN_LITTLE);
+	ks->free_pages = calloc(FREE_PAGES_MAX, sizeof(*ks->free_pages));
 	ks->comms = calloc(COMM_SLOTS, sizeof(*ks->comms));
 	ks->nr_host = reg->nr_events;
 	ks->host_on = calloc(ks->nr_host ? ks->nr_host : 1, 1);
+	ks->pushed = calloc(ks->nr_host ? ks->nr_host : 1,
+			    sizeof(*ks->pushed));
+	ks->prefiltered = calloc(ks->nr_host ? ks->nr_host : 1,
+				 sizeof(*ks->prefiltered));
 	ks->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	if (!ks->page || !ks->kbuf || !ks->comms || !ks->host_on ||
+	if (!ks->free_pages || !ks->comms || !ks->host_on || !ks->pushed ||
+	    !ks->prefiltered ||
 	    ks->wake_fd < 0)
 		return -ENOMEM;
 	ret = build_ids(ks);
@@ -1024,15 +1301,15 @@ static void kernel_drain(struct tf_source *src)
 {
 	struct ksource *ks = src->priv;
 
-	if (!ks || !ks->started)
+	if (!ks || !ks->started || quiet(ks))
 		return;
 	pthread_mutex_lock(&ks->lock);
-	/* a FUSE worker thread newer than our list: its wakeups are in */
+	/* a FUSE worker thread newer than our list: its wakeups are in.
+	 * (Other new threads are found by their comm, is_self(): a stat of
+	 * /proc/self/task here would double the cost of a drain.) */
 	if (!is_own(ks, (int)gettid())) {
 		refresh_own(ks);
 		ks->own_at = now_ns();
-	} else {
-		refresh_own_if_changed(ks);
 	}
 	sweep(ks);
 	pthread_mutex_unlock(&ks->lock);
@@ -1068,6 +1345,7 @@ const struct tf_source_type tf_source_kernel = {
 	.create = kernel_create,
 	.start = kernel_start,
 	.drain = kernel_drain,
+	.sync = kernel_drain,	/* the host's events are the present's */
 	.stop = kernel_stop,
 	.destroy = kernel_destroy,
 };

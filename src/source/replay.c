@@ -48,6 +48,10 @@
 #include "util/rcu.h"
 #include "util/strbuf.h"
 
+/* libtracecmd exports it without declaring it in trace-cmd.h: the
+ * file's UNAME option, "SYSNAME NODENAME RELEASE MACHINE" */
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+
 /* ---------------------------------------------------------------- */
 /* Per file event: how its records become the tree's.               */
 
@@ -107,6 +111,7 @@ struct replay {
 	struct tep_handle *ftep;
 	struct xlate *x;		/* by file event id, 65536 */
 	char *formats;			/* the file's format texts, lazily */
+	char *release;			/* the recording kernel's, or NULL */
 	size_t formats_len;
 	unsigned added, skipped_events;
 
@@ -590,12 +595,19 @@ static struct tf_event *add_event(struct replay *r, struct tep_event *fev)
 	copy = id <= 0xffff ? format_with_id(text, len, id, &len) : NULL;
 	if (!copy)
 		goto out;
-	if ((r->grow ? tf_tracing_add_event(r->grow, fev->system, copy, len,
-					    &ev)
-		     : tf_registry_add_format(r->reg, fev->system, copy,
-					      len)) == 0) {
+	if (r->grow) {
+		if (tf_tracing_add_event(r->grow, fev->system, copy, len,
+					 r->release, &ev) == 0)
+			r->added++;
+	} else if (tf_registry_prepare(r->reg, fev->system, copy, len,
+				       &ev) == 0) {
+		/* the recording kernel prints it (tf_event.kernel_release) */
+		if (r->release)
+			ev->kernel_release = strdup(r->release);
+		tf_registry_commit(r->reg, ev);
 		r->added++;
-		ev = tf_registry_find(r->reg, fev->system, fev->name);
+	} else {
+		ev = NULL;
 	}
 	free(copy);
 out:
@@ -761,6 +773,19 @@ static void replay_close_file(struct replay *r)
 	r->nr_handles = 0;
 }
 
+/* The release in a uname line ("Linux vm 6.18.44 x86_64"), or NULL. */
+static char *uname_release(const char *uname)
+{
+	const char *p = uname;
+
+	for (int word = 0; p && word < 2; word++) {
+		p = strchr(p, ' ');
+		if (p)
+			p++;
+	}
+	return p && *p ? strndup(p, strcspn(p, " \n")) : NULL;
+}
+
 static int replay_load(struct replay *r)
 {
 	int n, ret;
@@ -770,6 +795,8 @@ static int replay_load(struct replay *r)
 	if (!r->handle)
 		return errno ? -errno : -EINVAL;
 	r->ftep = tracecmd_get_tep(r->handle);
+	if (!r->release)
+		r->release = uname_release(tracecmd_get_uname(r->handle));
 	if (tep_is_file_bigendian(r->ftep) != tep_is_local_bigendian(r->ftep)) {
 		ret = -ENOTSUP;	/* byte-swapping records: not done */
 		goto out;
@@ -811,6 +838,7 @@ static void replay_free(struct replay *r)
 		free(r->comms[i].comm);
 	free(r->comms);
 	free(r->formats);
+	free(r->release);
 	free(r->arena);
 	free(r->path);
 	pthread_mutex_destroy(&r->lock);
@@ -1081,6 +1109,26 @@ static void replay_drain(struct tf_source *src)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/*
+ * Ordering a file operation: only a replay in real time has records due
+ * by then; one at full speed, or not started, orders nothing.
+ */
+static void replay_sync(struct tf_source *src)
+{
+	struct replay *r = src->priv;
+	uint64_t now;
+
+	if (r->opts.speed <= 0)
+		return;
+	now = now_ns();
+	pthread_mutex_lock(&r->lock);
+	while (r->started && !r->done && !r->stopping && r->caught_up < now) {
+		pthread_cond_signal(&r->wake);
+		pthread_cond_wait(&r->progress, &r->lock);
+	}
+	pthread_mutex_unlock(&r->lock);
+}
+
 static void replay_stop(struct tf_source *src)
 {
 	struct replay *r = src->priv;
@@ -1107,6 +1155,7 @@ const struct tf_source_type tf_source_replay = {
 	.create = replay_create,
 	.start = replay_start,
 	.drain = replay_drain,
+	.sync = replay_sync,
 	.stop = replay_stop,
 	.destroy = replay_destroy,
 };

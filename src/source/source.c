@@ -99,6 +99,13 @@ void tf_sources_drain(void)
 			s->type->drain(s);
 }
 
+void tf_sources_sync(void)
+{
+	for (struct tf_source *s = sources; s; s = s->next)
+		if (s->type->sync)
+			s->type->sync(s);
+}
+
 void tf_sources_stop(void)
 {
 	struct tf_source *s = sources, *next;

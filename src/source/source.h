@@ -7,7 +7,11 @@
  * prefixes SPEC.  A started source feeds records into tf_dispatch() from
  * threads of its own; readers of trace and hist call tf_sources_drain()
  * first, so that everything that happened before the read is counted
- * (read-your-events).
+ * (read-your-events).  Every other file operation whose outcome events
+ * can change (a control write, a read of tracing_on, enable, snapshot,
+ * ...) calls tf_sources_sync() first: as in the kernel, where an event is
+ * fully processed before the system call that caused it returns, it is
+ * ordered after every event that happened before it began.
  */
 #ifndef TF_SOURCE_SOURCE_H
 #define TF_SOURCE_SOURCE_H
@@ -31,6 +35,15 @@ struct tf_source_type {
 	int (*start)(struct tf_source *src);
 	/* Returns once every event that happened before the call is in. */
 	void (*drain)(struct tf_source *src);
+	/*
+	 * The same for a source whose events happen in real time (the live
+	 * kernel, a pipe, a replay at speed > 0), for any file operation;
+	 * unlike drain it neither starts a replay nor waits for one going
+	 * as fast as it can (its events have no time of their own to be
+	 * ordered by).  NULL: the source never lags.  Must be cheap when
+	 * nothing is pending: every control operation pays it.
+	 */
+	void (*sync)(struct tf_source *src);
 	void (*stop)(struct tf_source *src);
 	void (*destroy)(struct tf_source *src);
 };
@@ -53,6 +66,8 @@ bool tf_sources_empty(void);
 /* Starts every source against @t; the first error is returned. */
 int tf_sources_start(struct tf_tracing *t);
 void tf_sources_drain(void);
+/* Orders the caller's file operation after every event before it. */
+void tf_sources_sync(void);
 void tf_sources_stop(void);
 /* A line saying which sources run, for the log and --help. */
 const char *tf_sources_describe(void);

@@ -395,6 +395,8 @@ int tf_trigger_register(struct tf_event_file *file, struct tf_trigger *data)
 	tf_trigger_update_cond(file);
 	if (first)
 		trigger_mode(file, true);
+	if (tf_event_enabled_hook)	/* the sources' push-down */
+		tf_event_enabled_hook(file);
 	return 0;
 }
 
@@ -404,6 +406,8 @@ void tf_trigger_unlink(struct tf_event_file *file, struct tf_trigger *data)
 	if (cds_list_empty(&file->triggers))
 		trigger_mode(file, false);
 	tf_trigger_update_cond(file);
+	if (tf_event_enabled_hook)	/* the sources' push-down */
+		tf_event_enabled_hook(file);
 }
 
 void tf_trigger_release(struct tf_trigger *data)

@@ -15,7 +15,7 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 trace-cmd report -N "$dat" 2>/dev/null | grep -v '^cpus=' |
 	"$here/normalize.sh" report > "$tmp"
-grep -E '^.*-[0-9]+ \[[0-9]+\] [0-9.]+: (sched_[a-z_]+|sys_(enter|exit)_lseek): ' \
+grep -E '^.*-[0-9]+ \[[0-9]+\] [0-9.]+: (sched_[a-z_]+: |sys_lseek[( ])' \
 	"$tmp" > "$here/sched.report"
 sha256sum < "$tmp" | cut -d' ' -f1 > "$here/all.sha256"
 wc -l < "$tmp" > "$here/all.count"
