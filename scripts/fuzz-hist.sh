@@ -28,5 +28,16 @@ while IFS= read -r cmd; do
 		printf "\\$(printf %o $((0x38 + ev)))%s" "$cmd" > "$out/seeds/s$i-$ev"
 	done
 done
+# and one seed per inter-event golden script: its trigger writes in order,
+# each routed to its event's file by a digit (see fuzz_hist.c)
+for g in tests/hist-golden/inter-*.sh tests/hist-golden/design-notes.sh; do
+	i=$((i + 1))
+	sed -n "s/^W \$\([A-Z0-9]*\)\(\/trigger\)\? '\(.*\)'\$/\1 \3/p" "$g" |
+	sed -e 's/^T /0 /' -e 's/^SW /2 /' -e 's/^WK /5 /' -e 's/^KM /1 /' \
+	    -e 's/^S1 /6 /' | grep '^[0-9] ' | head -16 > "$out/seeds/inter-$i.txt"
+	{ printf '\070'; cat "$out/seeds/inter-$i.txt"; } > "$out/seeds/inter-$i"
+	{ printf '\060'; cat "$out/seeds/inter-$i.txt"; } > "$out/seeds/inter-$i-fire"
+	rm -f "$out/seeds/inter-$i.txt"
+done
 exec "$out/fuzz_hist" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 \
 	-print_final_stats=1 -artifact_prefix="$out/" "$out/corpus" "$out/seeds"
