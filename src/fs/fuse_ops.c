@@ -352,6 +352,7 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	o->flags = fi->flags;
 	o->pid = ctx->pid;
+	pthread_mutex_init(&o->lock, NULL);
 	sb_init(&o->text);
 	if (o->node.def->open) {
 		/* `>`: clearing (trace, set_event, ...) is a control write */
@@ -364,6 +365,7 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		flush_invalidations();	/* `>` may have removed events */
 		if (ret) {
 			atomic_fetch_sub(&o->node.tr->open_refs, 1);
+			pthread_mutex_destroy(&o->lock);
 			free(o);
 			fuse_reply_err(req, -ret);
 			return;
@@ -377,6 +379,7 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fuse_reply_open(req, fi);
 }
 
+/* Renders @o's text again; caller holds o->lock. */
 static int render(struct tf_open *o)
 {
 	bool rcu = o->node.kind == TF_N_FILE_EVENT &&
@@ -403,52 +406,98 @@ static int render(struct tf_open *o)
 	return ret;
 }
 
+/*
+ * Replies never point into @o: a reader copies its piece out under
+ * o->lock and replies from the copy.  Once a reply is out the reader
+ * may close the file, and RELEASE, on another thread, frees @o while
+ * the replying thread is still inside fuse_reply_buf() (ASan's writev
+ * interceptor, for one, reads the buffer after the system call); and a
+ * second reader of the same descriptor may render the text anew.
+ */
+static void reply_copy(fuse_req_t req, char *copy, size_t size, int err)
+{
+	if (err)
+		fuse_reply_err(req, -err);
+	else
+		fuse_reply_buf(req, copy, size);
+	free(copy);
+}
+
+/* @size bytes of @o's text from @off, copied; caller holds o->lock. */
+static int copy_out(struct tf_open *o, size_t off, size_t *size, char **copy)
+{
+	*copy = NULL;
+	if (off >= o->text.len) {
+		*size = 0;
+		return 0;
+	}
+	if (*size > o->text.len - off)
+		*size = o->text.len - off;
+	*copy = malloc(*size);
+	if (!*copy)
+		return -ENOMEM;
+	memcpy(*copy, o->text.buf + off, *size);
+	return 0;
+}
+
+/*
+ * A stream (trace_pipe): takes up to *@size bytes of what @o rendered
+ * and has not handed out, rendering (consuming) more when nothing is
+ * left.  Returns 1 with a copy in *@copy, 0 when there is nothing to
+ * read, or -errno.  Caller holds o->lock.
+ */
+static int stream_take(struct tf_open *o, size_t *size, char **copy)
+{
+	int ret;
+
+	*copy = NULL;
+	if (o->text.len == 0) {
+		ret = render(o);
+		if (ret)
+			return ret;
+		if (o->text.len == 0)
+			return 0;
+	}
+	ret = copy_out(o, 0, size, copy);
+	if (ret)
+		return ret;
+	memmove(o->text.buf, o->text.buf + *size, o->text.len - *size);
+	o->text.len -= *size;
+	return 1;
+}
+
 /* trace_pipe: consume what is there, or wait for it (interruptibly). */
 static void read_stream(fuse_req_t req, struct tf_open *o, size_t size)
 {
 	struct timespec nap = { 0, 10 * 1000 * 1000 };
-	char *chunk;
+	char *copy;
 	int ret;
 
-	while (o->text.len == 0) {
-		ret = render(o);
-		if (ret) {
-			fuse_reply_err(req, -ret);
-			return;
-		}
-		if (o->text.len)
+	for (;;) {
+		pthread_mutex_lock(&o->lock);
+		ret = stream_take(o, &size, &copy);
+		pthread_mutex_unlock(&o->lock);
+		if (ret)
 			break;
 		if (o->flags & O_NONBLOCK) {
-			fuse_reply_err(req, EAGAIN);
-			return;
+			ret = -EAGAIN;
+			break;
 		}
 		if (fuse_req_interrupted(req)) {
-			fuse_reply_err(req, EINTR);
-			return;
+			ret = -EINTR;
+			break;
 		}
 		nanosleep(&nap, NULL);
 	}
-	if (size > o->text.len)
-		size = o->text.len;
-	/* consume before replying: once the reply is out, the reader may
-	 * close, and RELEASE (another thread) frees @o under our feet */
-	chunk = malloc(size);
-	if (!chunk) {
-		fuse_reply_err(req, ENOMEM);
-		return;
-	}
-	memcpy(chunk, o->text.buf, size);
-	memmove(o->text.buf, o->text.buf + size, o->text.len - size);
-	o->text.len -= size;
-	fuse_reply_buf(req, chunk, size);
-	free(chunk);
+	reply_copy(req, copy, size, ret < 0 ? ret : 0);
 }
 
 static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct tf_open *o = (struct tf_open *)(uintptr_t)fi->fh;
-	int ret;
+	char *copy = NULL;
+	int ret = 0;
 
 	(void)ino;
 	if (!o->node.def->show) {
@@ -459,20 +508,13 @@ static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		read_stream(req, o, size);
 		return;
 	}
-	if (off == 0 || !o->rendered) {
+	pthread_mutex_lock(&o->lock);
+	if (off == 0 || !o->rendered)
 		ret = render(o);
-		if (ret) {
-			fuse_reply_err(req, -ret);
-			return;
-		}
-	}
-	if ((size_t)off >= o->text.len) {
-		fuse_reply_buf(req, NULL, 0);
-		return;
-	}
-	if (size > o->text.len - (size_t)off)
-		size = o->text.len - (size_t)off;
-	fuse_reply_buf(req, o->text.buf + off, size);
+	if (ret == 0)
+		ret = copy_out(o, (size_t)off, &size, &copy);
+	pthread_mutex_unlock(&o->lock);
+	reply_copy(req, copy, size, ret);
 }
 
 static void tf_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
@@ -549,8 +591,13 @@ static void *poll_notifier(void *arg)
 			pthread_cond_wait(&poll_cond, &poll_lock);
 		run_invalidations();
 		for (p = &poll_waiters; (w = *p);) {
-			if (event_gone(w->o) ||
-			    tf_file_poll(w->o->node.def)(w->o, true)) {
+			unsigned ready;
+
+			pthread_mutex_lock(&w->o->lock);
+			ready = event_gone(w->o) ||
+				tf_file_poll(w->o->node.def)(w->o, true);
+			pthread_mutex_unlock(&w->o->lock);
+			if (ready) {
 				fuse_lowlevel_notify_poll(w->ph);
 				fuse_pollhandle_destroy(w->ph);
 				*p = w->next;
@@ -719,9 +766,11 @@ static void tf_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 		fuse_reply_poll(req, TF_DEFAULT_POLLMASK);
 		return;
 	}
+	pthread_mutex_lock(&o->lock);
 	lock_for(o);
 	revents = event_gone(o) ? POLLERR : poll_fn(o, false);
 	unlock_for(o);
+	pthread_mutex_unlock(&o->lock);
 	if (ph && (revents || !poll_wait_for(o, ph)))
 		fuse_pollhandle_destroy(ph);
 	fuse_reply_poll(req, revents);
@@ -745,6 +794,7 @@ static void tf_release(fuse_req_t req, fuse_ino_t ino,
 	}
 	atomic_fetch_sub(&o->node.tr->open_refs, 1);
 	sb_release(&o->text);
+	pthread_mutex_destroy(&o->lock);
 	free(o);
 	fuse_reply_err(req, 0);
 }
