@@ -103,3 +103,87 @@ race() {
 		head -60
 	! ls "$BATS_TEST_TMPDIR"/asan.* "$BATS_TEST_TMPDIR"/ubsan.* 2>/dev/null
 }
+
+# ms_to_read FILE: the milliseconds one open and read of FILE take (a
+# builtin read: no fork in the measure), after a cat that must end
+# within 5 s, so that a wedged mount fails rather than hangs the test
+ms_to_read() {
+	local t0 t1 x
+	timeout 5 cat "$1" > /dev/null || return 1
+	t0=$EPOCHREALTIME
+	IFS= read -r -d '' x < "$1"
+	t1=$EPOCHREALTIME
+	echo $(( (${t1/./} - ${t0/./}) / 1000 ))
+}
+
+# all_gone PIDS: whether every PID exits within 3 s
+all_gone() {
+	for _ in $(seq 60); do
+		kill -0 "$@" 2>/dev/null || return 0
+		local alive=
+		for p in "$@"; do kill -0 "$p" 2>/dev/null && alive="$alive $p"; done
+		[ -n "$alive" ] || return 0
+		sleep 0.05
+	done
+	echo "still running:$alive"
+	return 1
+}
+
+@test "64 readers blocked on trace_pipe: other requests answer within 100 ms, a record wakes one, signals end them" {
+	local i f ms worst=0
+	start_daemon "$TF_BIN"
+	mkdir "$TF_MNT/instances/side"
+	READERS=
+	# the top's, the per-CPU and an instance's trace_pipe (the libfuse
+	# loop runs at most 16 worker threads)
+	for i in $(seq 64); do
+		case $((i % 4)) in
+		0) f=trace_pipe ;;
+		1) f=per_cpu/cpu0/trace_pipe ;;
+		2) f=per_cpu/cpu1/trace_pipe ;;
+		3) f=instances/side/trace_pipe ;;
+		esac
+		cat "$TF_MNT/$f" > "$BATS_TEST_TMPDIR/reader.$i" 2>&1 &
+		READERS="$READERS $!"
+	done
+	sleep 1
+	for f in tracing_on buffer_size_kb set_event events/sched/enable; do
+		ms=$(ms_to_read "$TF_MNT/$f") || fail "cat $f hangs"
+		echo "cat $f: $ms ms"
+		[ "$ms" -le "$worst" ] || worst=$ms
+	done
+	timeout 5 sh -c "echo 1 > '$TF_MNT/events/sched/sched_switch/enable'" ||
+		fail "a write hangs"
+	[ "$worst" -lt 100 ]
+	# a record still reaches a blocked reader of its buffer
+	echo wake-up > "$TF_MNT/instances/side/trace_marker"
+	for _ in $(seq 100); do
+		grep -qs wake-up "$BATS_TEST_TMPDIR"/reader.* && break
+		sleep 0.05
+	done
+	grep -l wake-up "$BATS_TEST_TMPDIR"/reader.*
+	# SIGTERM ends every reader: its read is interrupted
+	kill -TERM $READERS
+	all_gone $READERS
+	READERS=
+	rmdir "$TF_MNT/instances/side"
+}
+
+@test "a blocked trace_pipe read answers a SIGKILLed reader, and a nonblocking read says EAGAIN" {
+	start_daemon "$TF_BIN"
+	cat "$TF_MNT/trace_pipe" > /dev/null &
+	READERS=$!
+	sleep 0.3
+	kill -9 $READERS
+	all_gone $READERS
+	READERS=
+	run python3 -c "
+import os, errno
+fd = os.open('$TF_MNT/trace_pipe', os.O_RDONLY | os.O_NONBLOCK)
+try:
+    os.read(fd, 4096)
+except OSError as e:
+    print(errno.errorcode[e.errno])
+"
+	assert_output EAGAIN
+}

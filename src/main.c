@@ -271,6 +271,7 @@ static int run(struct options *opt, struct tf_tracing *t)
 	fuse_loop_cfg_set_idle_threads(cfg, 4);
 	ret = fuse_session_loop_mt(se, cfg) < 0 ? 1 : 0;
 	fuse_loop_cfg_destroy(cfg);
+	tf_fuse_ops_stop();
 out_unmount:
 	tf_sources_stop();
 	fuse_session_unmount(se);

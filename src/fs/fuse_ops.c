@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "source/source.h"
 #include "util/rcu.h"
 
 #include "fs/fuse_ops.h"
@@ -466,30 +467,185 @@ static int stream_take(struct tf_open *o, size_t *size, char **copy)
 	return 1;
 }
 
-/* trace_pipe: consume what is there, or wait for it (interruptibly). */
-static void read_stream(fuse_req_t req, struct tf_open *o, size_t size)
-{
-	struct timespec nap = { 0, 10 * 1000 * 1000 };
-	char *copy;
-	int ret;
+/*
+ * Blocked stream reads.  A trace_pipe read that finds nothing does not
+ * sleep in its FUSE worker thread (16 such readers would hold every
+ * thread, and no other request, not even the kernel's INTERRUPT, would
+ * be served): its request waits in a list, and is answered by the
+ * stream waker thread, which drains the sources and checks the listed
+ * files every STREAM_PERIOD_NS, or by the INTERRUPT of a reader that
+ * got a signal (stream_interrupted).
+ *
+ * Whoever takes a wait off the list under wait_lock replies to it.
+ * Lock order: the request's lock (libfuse, around an interrupt
+ * callback), wait_lock, o->lock, tracing->lock.
+ */
+#define STREAM_PERIOD_NS (10 * 1000 * 1000)
 
-	for (;;) {
-		pthread_mutex_lock(&o->lock);
-		ret = stream_take(o, &size, &copy);
-		pthread_mutex_unlock(&o->lock);
-		if (ret)
-			break;
-		if (o->flags & O_NONBLOCK) {
-			ret = -EAGAIN;
-			break;
+struct stream_wait {
+	fuse_req_t req;
+	struct tf_open *o;
+	size_t size;
+	struct stream_wait *next;
+};
+
+static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wait_cond = PTHREAD_COND_INITIALIZER;
+static struct stream_wait *waits;
+static pthread_t waker;
+static bool waker_running, waker_stop;
+
+static void wait_add_locked(struct stream_wait *w)
+{
+	struct stream_wait **p = &waits;
+
+	while (*p)	/* FIFO: readers of one file are served in turn */
+		p = &(*p)->next;
+	w->next = NULL;
+	*p = w;
+}
+
+/* Takes @req's wait off the list; NULL if someone else took it. */
+static struct stream_wait *wait_take_locked(fuse_req_t req)
+{
+	struct stream_wait **p, *w;
+
+	for (p = &waits; (w = *p); p = &w->next)
+		if (w->req == req) {
+			*p = w->next;
+			return w;
 		}
-		if (fuse_req_interrupted(req)) {
-			ret = -EINTR;
-			break;
-		}
-		nanosleep(&nap, NULL);
+	return NULL;
+}
+
+/* libfuse's interrupt callback: the reader got a signal. */
+static void stream_interrupted(fuse_req_t req, void *data)
+{
+	struct stream_wait *w;
+
+	(void)data;
+	pthread_mutex_lock(&wait_lock);
+	w = wait_take_locked(req);
+	pthread_mutex_unlock(&wait_lock);
+	if (w) {
+		fuse_reply_err(req, EINTR);
+		free(w);
 	}
-	reply_copy(req, copy, size, ret < 0 ? ret : 0);
+}
+
+/* One pass over the waits: answers those with data or interrupted. */
+static void stream_wake_pass(void)
+{
+	struct stream_wait **p, *w;
+
+	for (p = &waits; (w = *p);) {
+		size_t size = w->size;
+		char *copy = NULL;
+		int ret = 0;
+
+		if (!fuse_req_interrupted(w->req)) {
+			pthread_mutex_lock(&w->o->lock);
+			/* a cheap look first: render only what has records */
+			if (tf_file_poll(w->o->node.def)(w->o, true))
+				ret = stream_take(w->o, &size, &copy);
+			pthread_mutex_unlock(&w->o->lock);
+			if (ret == 0) {
+				p = &w->next;
+				continue;
+			}
+		} else {
+			ret = -EINTR;
+		}
+		*p = w->next;
+		reply_copy(w->req, copy, size, ret < 0 ? ret : 0);
+		free(w);
+	}
+}
+
+static void *stream_waker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&wait_lock);
+	while (!waker_stop) {
+		struct timespec ts;
+
+		if (!waits) {
+			pthread_cond_wait(&wait_cond, &wait_lock);
+			continue;
+		}
+		/* the sources' records reach the buffers (read-your-events)
+		 * without wait_lock: an interrupt is answered meanwhile */
+		pthread_mutex_unlock(&wait_lock);
+		tf_sources_drain();
+		pthread_mutex_lock(&wait_lock);
+		stream_wake_pass();
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += STREAM_PERIOD_NS;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&wait_cond, &wait_lock, &ts);
+	}
+	pthread_mutex_unlock(&wait_lock);
+	return NULL;
+}
+
+/* Parks @req until @o has text or the reader is interrupted. */
+static void stream_wait(fuse_req_t req, struct tf_open *o, size_t size)
+{
+	struct stream_wait *w = malloc(sizeof(*w));
+	int err = 0;
+
+	if (!w) {
+		fuse_reply_err(req, ENOMEM);
+		return;
+	}
+	w->req = req;
+	w->o = o;
+	w->size = size;
+	/* before the wait is listed (once listed, it may be answered and
+	 * @req freed at once); a callback that runs now finds nothing to
+	 * take, which the check under wait_lock below catches */
+	fuse_req_interrupt_func(req, stream_interrupted, NULL);
+	pthread_mutex_lock(&wait_lock);
+	if (!waker_running && !waker_stop) {
+		if (pthread_create(&waker, NULL, stream_waker, NULL) == 0)
+			waker_running = true;
+		else
+			err = EAGAIN;
+	}
+	if (waker_stop)
+		err = EIO;
+	else if (fuse_req_interrupted(req))
+		err = EINTR;
+	if (!err) {
+		wait_add_locked(w);
+		pthread_cond_signal(&wait_cond);
+	}
+	pthread_mutex_unlock(&wait_lock);
+	if (err) {
+		fuse_reply_err(req, err);
+		free(w);
+	}
+}
+
+void tf_fuse_ops_stop(void)
+{
+	struct stream_wait *w;
+
+	pthread_mutex_lock(&wait_lock);
+	waker_stop = true;
+	pthread_cond_signal(&wait_cond);
+	pthread_mutex_unlock(&wait_lock);
+	if (waker_running)
+		pthread_join(waker, NULL);
+	/* the session is over: nobody reads these replies any more */
+	while ((w = waits)) {
+		waits = w->next;
+		fuse_reply_err(w->req, EIO);
+		free(w);
+	}
 }
 
 static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
@@ -504,11 +660,18 @@ static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	pthread_mutex_lock(&o->lock);
 	if (o->node.def->flags & TF_FD_STREAM) {
-		read_stream(req, o, size);
+		ret = stream_take(o, &size, &copy);
+		pthread_mutex_unlock(&o->lock);
+		if (ret == 0 && (o->flags & O_NONBLOCK))
+			ret = -EAGAIN;
+		if (ret == 0)
+			stream_wait(req, o, size);
+		else
+			reply_copy(req, copy, size, ret < 0 ? ret : 0);
 		return;
 	}
-	pthread_mutex_lock(&o->lock);
 	if (off == 0 || !o->rendered)
 		ret = render(o);
 	if (ret == 0)

@@ -19,4 +19,8 @@ void tf_fuse_set_session(struct fuse_session *se);
 void tf_fuse_event_removed(struct tf_tracing *t, const struct tf_system *sys,
 			   const char *name, bool system_gone);
 
+/* After the session loop: answers the reads still waiting (EIO) and
+ * stops the thread that answers them. */
+void tf_fuse_ops_stop(void);
+
 #endif
