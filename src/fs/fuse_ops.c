@@ -23,11 +23,13 @@
 #include "source/source.h"
 #include "util/rcu.h"
 
+#include "fs/access.h"
 #include "fs/fuse_ops.h"
 #include "fs/tree.h"
 #include "source/source.h"
 
 #define ENTRY_TIMEOUT 1.0
+#define TF_NAME_MAX 255		/* tracefs's NAME_MAX */
 
 static struct tf_tracing *tracing(fuse_req_t req)
 {
@@ -41,91 +43,21 @@ static int resolve(fuse_req_t req, fuse_ino_t ino, struct tf_node *n)
 }
 
 /*
- * tracefs lets root chmod, chown and touch its files and remembers the
- * result for as long as the inode lives.  tracefuse keeps such changes
- * in a small table by inode number.
+ * How long the kernel may trust an inode's attributes.  With allow_other
+ * the kernel checks permissions itself (default_permissions) from the
+ * attributes it holds, and a chgrp of the top directory changes the
+ * group of every file that inherits it: attributes are then not cached.
  */
-struct attr_override {
-	uint64_t ino;
-	int to_set;
-	mode_t mode;
-	uid_t uid;
-	gid_t gid;
-	struct timespec atime, mtime;
-};
+static double attr_timeout = ENTRY_TIMEOUT;
 
-static pthread_mutex_t override_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct attr_override *overrides;
-static size_t nr_overrides;
-
-static void apply_override(struct stat *st)
+void tf_fuse_ops_set_attr_timeout(double seconds)
 {
-	pthread_mutex_lock(&override_lock);
-	for (size_t i = 0; i < nr_overrides; i++) {
-		const struct attr_override *o = &overrides[i];
-
-		if (o->ino != st->st_ino)
-			continue;
-		if (o->to_set & FUSE_SET_ATTR_MODE)
-			st->st_mode = (st->st_mode & S_IFMT) |
-				      (o->mode & 07777);
-		if (o->to_set & FUSE_SET_ATTR_UID)
-			st->st_uid = o->uid;
-		if (o->to_set & FUSE_SET_ATTR_GID)
-			st->st_gid = o->gid;
-		if (o->to_set & FUSE_SET_ATTR_ATIME)
-			st->st_atim = o->atime;
-		if (o->to_set & FUSE_SET_ATTR_MTIME)
-			st->st_mtim = o->mtime;
-	}
-	pthread_mutex_unlock(&override_lock);
-}
-
-static int set_override(uint64_t ino, const struct stat *attr, int to_set)
-{
-	struct attr_override *o = NULL;
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	pthread_mutex_lock(&override_lock);
-	for (size_t i = 0; i < nr_overrides && !o; i++)
-		if (overrides[i].ino == ino)
-			o = &overrides[i];
-	if (!o) {
-		struct attr_override *p = realloc(overrides,
-			(nr_overrides + 1) * sizeof(*p));
-
-		if (!p) {
-			pthread_mutex_unlock(&override_lock);
-			return -ENOMEM;
-		}
-		overrides = p;
-		o = &overrides[nr_overrides++];
-		memset(o, 0, sizeof(*o));
-		o->ino = ino;
-	}
-	if (to_set & FUSE_SET_ATTR_MODE)
-		o->mode = attr->st_mode;
-	if (to_set & FUSE_SET_ATTR_UID)
-		o->uid = attr->st_uid;
-	if (to_set & FUSE_SET_ATTR_GID)
-		o->gid = attr->st_gid;
-	if (to_set & FUSE_SET_ATTR_ATIME)
-		o->atime = (to_set & FUSE_SET_ATTR_ATIME_NOW) ? now
-							       : attr->st_atim;
-	if (to_set & FUSE_SET_ATTR_MTIME)
-		o->mtime = (to_set & FUSE_SET_ATTR_MTIME_NOW) ? now
-							       : attr->st_mtim;
-	o->to_set |= to_set;
-	pthread_mutex_unlock(&override_lock);
-	return 0;
+	attr_timeout = seconds;
 }
 
 static void node_stat(const struct tf_node *n, struct stat *st)
 {
-	tf_node_stat(n, st);
-	if (nr_overrides)
-		apply_override(st);
+	tf_access_stat(n, st);
 }
 
 static void fill_entry(const struct tf_node *n, struct fuse_entry_param *e)
@@ -136,7 +68,7 @@ static void fill_entry(const struct tf_node *n, struct fuse_entry_param *e)
 	/* an index a removed event held: its inodes are not the old's */
 	e->generation = n->kind == TF_N_EVENT || n->kind == TF_N_FILE_EVENT ?
 			n->gen : 0;
-	e->attr_timeout = ENTRY_TIMEOUT;
+	e->attr_timeout = attr_timeout;
 	e->entry_timeout = ENTRY_TIMEOUT;
 }
 
@@ -149,12 +81,50 @@ static void tf_init(void *userdata, struct fuse_conn_info *conn)
 	conn->want &= ~FUSE_CAP_WRITEBACK_CACHE;
 }
 
+/* The attributes of @ino, for a permission check. */
+static int ino_stat(fuse_req_t req, fuse_ino_t ino, struct tf_node *n,
+		    struct stat *st)
+{
+	int ret;
+
+	tf_rcu_read_lock();
+	ret = resolve(req, ino, n);
+	if (ret == 0)
+		node_stat(n, st);
+	tf_rcu_read_unlock();
+	return ret;
+}
+
+/* May the caller search (@mask: and write) directory @dir? */
+static int may_dir(fuse_req_t req, fuse_ino_t dir, int mask)
+{
+	struct tf_caller c;
+	struct tf_node n;
+	struct stat st;
+	int ret = ino_stat(req, dir, &n, &st);
+
+	if (ret)
+		return ret;
+	if (!tf_node_is_dir(&n))
+		return -ENOTDIR;
+	tf_caller_init(&c, req);
+	return tf_access_permission(&c, &st, mask);
+}
+
 static void tf_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct tf_node dir, child;
 	struct fuse_entry_param e;
 	int ret;
 
+	/* a path walk needs search permission on every directory */
+	ret = may_dir(req, parent, TF_MAY_EXEC);
+	if (ret == 0 && strlen(name) > TF_NAME_MAX)
+		ret = -ENAMETOOLONG;
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
 	tf_rcu_read_lock();
 	ret = resolve(req, parent, &dir);
 	if (ret == 0)
@@ -184,31 +154,46 @@ static void tf_getattr(fuse_req_t req, fuse_ino_t ino,
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else
-		fuse_reply_attr(req, &st, ENTRY_TIMEOUT);
+		fuse_reply_attr(req, &st, attr_timeout);
 }
 
-/* tracefs accepts chmod, chown, truncate (a no-op) and utimes. */
+/*
+ * tracefs accepts chmod, chown, truncate (a no-op) and utimes, from whom
+ * the kernel lets do them (access.c).
+ */
 static void tf_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		       int to_set, struct fuse_file_info *fi)
 {
-	const int keep = FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID |
-			 FUSE_SET_ATTR_GID | FUSE_SET_ATTR_ATIME |
-			 FUSE_SET_ATTR_MTIME;
+	struct tf_caller c;
 	struct tf_node n;
-	struct stat st;
 	int ret;
 
 	tf_rcu_read_lock();
 	ret = resolve(req, ino, &n);
-	if (ret == 0)
-		tf_node_stat(&n, &st);
 	tf_rcu_read_unlock();
-	if (ret == 0 && (to_set & keep))
-		ret = set_override(st.st_ino, attr, to_set & keep);
+	/* ftruncate() of a descriptor open for writing needs no more */
+	if (ret == 0 && fi && (fi->flags & O_ACCMODE) != O_RDONLY)
+		to_set &= ~FUSE_SET_ATTR_SIZE;
+	if (ret == 0) {
+		tf_caller_init(&c, req);
+		ret = tf_access_setattr(&c, &n, attr, to_set);
+	}
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else
 		tf_getattr(req, ino, fi);
+}
+
+/* opendir: listing a directory needs read permission on it. */
+static void tf_opendir(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	int ret = may_dir(req, ino, TF_MAY_READ);
+
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_open(req, fi);
 }
 
 struct dir_buf {
@@ -285,19 +270,16 @@ static void tf_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 	free(d.buf);
 }
 
-/* Unix permission check for callers other than root. */
-static bool may_open(const struct fuse_ctx *ctx, unsigned mode, int flags)
+/* The access an open(2) asks for. */
+static int open_mask(int flags)
 {
-	unsigned want = 0, bits;
+	int mask = 0;
 
-	if (ctx->uid == 0)
-		return true;
 	if ((flags & O_ACCMODE) != O_WRONLY)
-		want |= 4;
-	if ((flags & O_ACCMODE) != O_RDONLY)
-		want |= 2;
-	bits = ctx->gid == 0 ? (mode >> 3) & 7 : mode & 7;
-	return (bits & want) == want;
+		mask |= TF_MAY_READ;
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
+		mask |= TF_MAY_WRITE;
+	return mask;
 }
 
 /* An open file of an event that was removed (the kernel's
@@ -324,7 +306,9 @@ static void unlock_for(const struct tf_open *o)
 static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	struct tf_caller c;
 	struct tf_open *o;
+	struct stat st;
 	int ret;
 
 	o = calloc(1, sizeof(*o));
@@ -332,12 +316,15 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	tf_caller_init(&c, req);
+	ret = ino_stat(req, ino, &o->node, &st);
+	if (ret == 0)
+		ret = tf_access_permission(&c, &st, open_mask(fi->flags));
 	tf_rcu_read_lock();
-	ret = resolve(req, ino, &o->node);
+	if (ret == 0)
+		ret = resolve(req, ino, &o->node);
 	if (ret == 0 && tf_node_is_dir(&o->node))
 		ret = -EISDIR;
-	if (ret == 0 && !may_open(ctx, o->node.def->mode, fi->flags))
-		ret = -EACCES;
 	/* the trace array stays while a file of it is open (rmdir: EBUSY) */
 	if (ret == 0)
 		atomic_fetch_add(&o->node.tr->open_refs, 1);
@@ -962,6 +949,27 @@ static void tf_release(fuse_req_t req, fuse_ino_t ino,
 	fuse_reply_err(req, 0);
 }
 
+/*
+ * Creating or removing an entry of @parent (may_create, may_delete):
+ * write and search permission on it, else -EACCES; then -EPERM where
+ * tracefs has no such operation (everywhere but instances/, for mkdir
+ * and rmdir).
+ */
+static int may_change(fuse_req_t req, fuse_ino_t parent, bool instances_ok)
+{
+	struct tf_node dir;
+	int ret = may_dir(req, parent, TF_MAY_WRITE | TF_MAY_EXEC);
+
+	if (ret)
+		return ret;
+	tf_rcu_read_lock();
+	ret = resolve(req, parent, &dir);
+	tf_rcu_read_unlock();
+	if (ret == 0 && !(instances_ok && dir.kind == TF_N_INSTANCES))
+		ret = -EPERM;
+	return ret;
+}
+
 static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 		     mode_t mode)
 {
@@ -972,6 +980,13 @@ static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	int ret;
 
 	(void)mode;
+	ret = may_change(req, parent, true);
+	if (ret == 0 && strlen(name) > TF_NAME_MAX)
+		ret = -ENAMETOOLONG;
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
 	tf_sources_sync();
 	pthread_mutex_lock(&t->lock);
 	tf_rcu_read_lock();
@@ -979,11 +994,10 @@ static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	tf_rcu_read_unlock();
 	if (ret == 0 && dir.kind != TF_N_INSTANCES)
 		ret = -EPERM;
-	if (ret == 0 && strlen(name) > 255)
-		ret = -ENAMETOOLONG;
 	if (ret == 0)
 		ret = tf_instance_create(t, name, &tr);
 	if (ret == 0) {
+		tf_access_instance_created(tr->id);
 		child = dir;
 		child.tr = tr;
 		child.kind = TF_N_ROOT;
@@ -1002,9 +1016,15 @@ static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct timespec ms = { 0, 1000 * 1000 };
 	struct tf_tracing *t = tracing(req);
-	struct tf_node dir;
+	struct tf_node dir, child;
+	unsigned id = 0;
 	int ret;
 
+	ret = may_change(req, parent, true);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
 	/* FUSE sends RELEASE after close() has returned, so a file closed
 	 * just before rmdir may still count as open (EBUSY) where the
 	 * kernel's synchronous close would not: give such releases up to
@@ -1014,9 +1034,11 @@ static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		pthread_mutex_lock(&t->lock);
 		tf_rcu_read_lock();
 		ret = resolve(req, parent, &dir);
-		tf_rcu_read_unlock();
 		if (ret == 0 && dir.kind != TF_N_INSTANCES)
 			ret = -EPERM;
+		if (ret == 0 && tf_node_lookup(&dir, name, &child) == 0)
+			id = child.tr->id;
+		tf_rcu_read_unlock();
 		if (ret == 0)
 			ret = tf_instance_remove(t, name);
 		pthread_mutex_unlock(&t->lock);
@@ -1024,9 +1046,13 @@ static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 			break;
 		nanosleep(&ms, NULL);
 	}
+	if (ret == 0 && id)
+		tf_access_instance_removed(id);
 	fuse_reply_err(req, -ret);
 }
 
+/* open(O_CREAT) of a new name: tracefs has no create, so EACCES for
+ * root and for anyone else alike. */
 static void tf_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		      mode_t mode, struct fuse_file_info *fi)
 {
@@ -1040,48 +1066,46 @@ static void tf_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 static void tf_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		     mode_t mode, dev_t rdev)
 {
-	(void)parent;
 	(void)name;
 	(void)mode;
 	(void)rdev;
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, -may_change(req, parent, false));
 }
 
 static void tf_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	(void)parent;
 	(void)name;
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, -may_change(req, parent, false));
 }
 
 static void tf_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		      fuse_ino_t newparent, const char *newname,
 		      unsigned int flags)
 {
-	(void)parent;
+	int ret = may_change(req, parent, false);
+
 	(void)name;
-	(void)newparent;
 	(void)newname;
 	(void)flags;
-	fuse_reply_err(req, EPERM);
+	if (ret == -EPERM)
+		ret = may_change(req, newparent, false);
+	fuse_reply_err(req, -ret);
 }
 
 static void tf_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		    const char *newname)
 {
 	(void)ino;
-	(void)newparent;
 	(void)newname;
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, -may_change(req, newparent, false));
 }
 
 static void tf_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		       const char *name)
 {
 	(void)link;
-	(void)parent;
 	(void)name;
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, -may_change(req, parent, false));
 }
 
 static void tf_statfs(fuse_req_t req, fuse_ino_t ino)
@@ -1091,7 +1115,7 @@ static void tf_statfs(fuse_req_t req, fuse_ino_t ino)
 	(void)ino;
 	memset(&st, 0, sizeof(st));
 	st.f_bsize = 4096;
-	st.f_namemax = 255;
+	st.f_namemax = TF_NAME_MAX;
 	fuse_reply_statfs(req, &st);
 }
 
@@ -1100,6 +1124,7 @@ const struct fuse_lowlevel_ops tf_fuse_ops = {
 	.lookup = tf_lookup,
 	.getattr = tf_getattr,
 	.setattr = tf_setattr,
+	.opendir = tf_opendir,
 	.readdir = tf_readdir,
 	.open = tf_open,
 	.read = tf_read,

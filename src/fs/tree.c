@@ -66,6 +66,11 @@ bool tf_node_event_gone(const struct tf_node *n)
 	return is_event_kind(n->kind) && !event_present(n->t->reg, ev, n->gen);
 }
 
+unsigned tf_ino_trace_array(uint64_t ino)
+{
+	return ino == FUSE_ROOT_ID ? 0 : (unsigned)(ino >> INO_TR_SHIFT);
+}
+
 bool tf_node_is_dir(const struct tf_node *n)
 {
 	return n->kind < TF_N_DIR_MAX;

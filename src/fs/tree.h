@@ -115,6 +115,8 @@ uint64_t tf_node_ino(const struct tf_node *n);
 /* An event or event-file node whose event was removed (its index is
  * vacant or another event's): what an open file of it finds.  Lock-free. */
 bool tf_node_event_gone(const struct tf_node *n);
+/* The id of the trace array an inode number belongs to. */
+unsigned tf_ino_trace_array(uint64_t ino);
 /* Resolves an inode number; -ENOENT when it names nothing (any more). */
 int tf_node_from_ino(struct tf_tracing *t, uint64_t ino, struct tf_node *n);
 /* The same, also for an event or event file whose event was removed:
