@@ -531,10 +531,14 @@ void tf_node_readdir(const struct tf_node *dir, long pos, tf_dir_fill fill,
 long tf_parse_ulong(const char *buf, size_t len, unsigned long *val)
 {
 	uint64_t v;
+	int ret;
 
-	/* kstrtoul_from_user(buf, len, 10, &val) */
-	if (len == 0 || tf_kstrtoull_buf(buf, len, 10, &v) < 0)
+	/* kstrtoul_from_user(buf, len, 10, &val): -ERANGE past 2^64-1 */
+	if (len == 0)
 		return -EINVAL;
+	ret = tf_kstrtoull_buf(buf, len, 10, &v);
+	if (ret < 0)
+		return ret;
 	*val = (unsigned long)v;
 	return 0;
 }
