@@ -5,7 +5,9 @@
 # snapshot, which the host lacks), event filters on signal_generate
 # (the host's records from real kill(2)s, injected into tracefuse with
 # tracefuse-inject) and the trigger-filter match table (ftrace:print
-# records from trace_marker) to a private instance of the
+# records from trace_marker), and single writes and path operations
+# whose errnos matter (tests/differential/errnos.txt) to a private
+# instance of the
 # host's tracefs and to an instance of a tracefuse mounted with the
 # host's own event formats; errno, read-back, error_log and which
 # records match must be equal, except for tests/differential/
@@ -44,7 +46,7 @@ setup_file() {
 	HOST_INST=$HOST/instances/tfdiff.$$
 	export HOST_INST
 	mkdir "$HOST_INST" || { HOST=; return 0; }
-	SECTIONS="filters triggers match"
+	SECTIONS="filters triggers match errnos"
 	[ -x "$TF_INJECT_BIN" ] && SECTIONS="$SECTIONS sigmatch"
 	export SECTIONS SIGMATCH_LINES=$BATS_FILE_TMPDIR/sig.inject
 	SIDE=host bash "$DIFF/drive.sh" "$HOST_INST" "$BATS_FILE_TMPDIR/host.out"
@@ -127,4 +129,8 @@ check() {
 	n=$(grep -c '^m [01]' "$BATS_FILE_TMPDIR/match.host")
 	echo "$n match vectors compared"
 	[ "$n" -ge 30 ]
+}
+
+@test "errnos of out-of-range numbers, NULs, pid lists, cpumasks and long names equal the host's" {
+	check errnos 45
 }

@@ -315,9 +315,10 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 	struct tf_trace_array *tr = o->node.tr;
 	int cpu = node_cpu(o);
 	unsigned long v;
+	long ret = tf_parse_ulong(buf, len, &v);
 
-	if (tf_parse_ulong(buf, len, &v) < 0)
-		return -EINVAL;
+	if (ret < 0)
+		return ret;
 	tf_buffer_expand(tr);
 	pthread_mutex_lock(&o->node.t->lock);
 	if (tr->cond_snapshot) {	/* an onmax()/onchange() snapshot() */
