@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # fuzz.sh [SECONDS] [OUTDIR] - builds every libFuzzer target in
 # tests/fuzz/ (fuzz_filter: the filter language; fuzz_hist: hist and the
-# other trigger commands; fuzz_control: set_event, the pid lists and the
+# other trigger commands; fuzz_synth: synthetic_events and
+# dynamic_events; fuzz_control: set_event, the pid lists and the
 # injection text) with clang -fsanitize=fuzzer,address,undefined, and
 # runs each for SECONDS (default 60; `make fuzz`) from seeds made of the
 # test corpora.  Corpora and crashes go to OUTDIR (default: a fresh
@@ -58,9 +59,15 @@ grep -vh '^#' tests/*.txt docs/inject.md 2>/dev/null | grep -E '^[a-z_]+:[a-z_]+
 printf '%s\n' 'sched:sched_switch pid=5 comm=bash prev_comm=bash prev_pid=5 next_comm=x next_pid=7' \
 	'ftrace:print buf="hello"' >> "$out/inject.txt"
 seed "$out/seeds/control" 3 "$out/inject.txt"
+grep -ho "[AW] \(synthetic\|dynamic\)_events '[^']*'" tests/oracle/synth-*.sh 2>/dev/null |
+	sed "s/^[AW] [a-z_]* '//; s/'\$//" | sort -u > "$out/synth.txt"
+seed "$out/seeds/synth" 4 "$out/synth.txt"
 
 rc=0
-for t in filter hist control; do
+for src in tests/fuzz/fuzz_*.c; do
+	t=${src#tests/fuzz/fuzz_}
+	t=${t%.c}
+	mkdir -p "$out/seeds/$t"
 	bin=$out/fuzz_$t
 	echo "== fuzz_$t: build"
 	# shellcheck disable=SC2086
