@@ -188,8 +188,21 @@ static void tf_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 static void tf_opendir(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
-	int ret = may_dir(req, ino, TF_MAY_READ);
+	struct tf_caller c;
+	struct tf_node n;
+	struct stat st;
+	int ret;
 
+	/* the directory of a removed event still opens, as before */
+	tf_rcu_read_lock();
+	ret = tf_node_from_ino_stale(tracing(req), ino, &n);
+	if (ret == 0)
+		node_stat(&n, &st);
+	tf_rcu_read_unlock();
+	if (ret == 0) {
+		tf_caller_init(&c, req);
+		ret = tf_access_permission(&c, &st, TF_MAY_READ);
+	}
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else
