@@ -20,7 +20,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "source/source.h"
 #include "util/rcu.h"
 
 #include "fs/access.h"
