@@ -43,15 +43,24 @@ _tf_write() {
 w() { _tf_write w "$1" "$2"; }
 a() { _tf_write a "$1" "$2"; }
 
+# private_script SCRIPT: prints the path of a copy of SCRIPT whose
+# scratch files go to a private directory.  Scripts written for the kernel
+# oracle (tests/oracle, tests/hist-golden) keep their scratch files at
+# /tmp/in, /tmp/e and /tmp/big, where two runs would overwrite each
+# other's; the copy lives in the test's own temporary directory.
+private_script() {
+	local dir=${BATS_TEST_TMPDIR:-$BATS_FILE_TMPDIR}/scratch
+	mkdir -p "$dir"
+	sed "s#/tmp/#$dir/#g" "$1" > "$dir/$(basename "$1")"
+	echo "$dir/$(basename "$1")"
+}
+
 # oracle_run NAME: runs tests/oracle/NAME.sh in the mount the way the
 # oracle runs it in /sys/kernel/tracing; output in $BATS_FILE_TMPDIR/NAME.tf
 oracle_run() {
 	local name=$1 script
-	script=$BATS_FILE_TMPDIR/$name.sh
-	mkdir -p "$BATS_FILE_TMPDIR/tmp"
-	# the scripts' scratch files go to a private directory
-	sed -e "s#/tmp/#$BATS_FILE_TMPDIR/tmp/#g" \
-	    -e "s#/sys/kernel/tracing#$TF_MNT#g" "$TF_ORACLE/$name.sh" > "$script"
+	script=$(private_script "$TF_ORACLE/$name.sh")
+	sed -i "s#/sys/kernel/tracing#$TF_MNT#g" "$script"
 	(cd "$TF_MNT" && bash "$script") > "$BATS_FILE_TMPDIR/$name.tf" 2>&1 \
 		< /dev/null
 }

@@ -7,6 +7,8 @@
 #
 # Needs FUSE (/dev/fuse and fusermount3) and a built ./tracefuse.
 
+load helpers
+
 ROOT="$BATS_TEST_DIRNAME/.."
 GOLDEN="$ROOT/tests/hist-golden"
 
@@ -28,13 +30,16 @@ setup() {
 }
 
 # One write(2) of "$2" to file $1 (bash's echo splits at newlines).
-w() { printf '%s' "$2" > /tmp/tf-hist-in.$$; dd if=/tmp/tf-hist-in.$$ bs=4M 2>/dev/null >> "$1"; }
+w() { printf '%s' "$2" > "$BATS_TEST_TMPDIR/in"; dd if="$BATS_TEST_TMPDIR/in" bs=4M 2>/dev/null >> "$1"; }
 
 # golden NAME: runs tests/hist-golden/NAME.sh in the mount; its output
 # must equal the kernel's NAME.out exactly (the oracle's rc= line aside).
+# Its scratch files (/tmp/in, /tmp/e) go to the test's own directory.
 golden() {
+	local script
+	script=$(private_script "$GOLDEN/$1.sh")
 	cd "$MNT"
-	run bash "$GOLDEN/$1.sh"
+	run bash "$script"
 	expected=$(grep -v '^rc=' "$GOLDEN/$1.out")
 }
 

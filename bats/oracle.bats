@@ -102,3 +102,11 @@ teardown() { tf_umount; }
 	echo "$output"
 	assert_success
 }
+
+@test "buffer_size_kb per CPU, X, ENOMEM for what the machine lacks (oracle: buffer-size.sh, 2 CPUs)" {
+	tf_umount
+	tf_mount --formats "$TF_FORMATS_612" --cpus 2
+	run oracle_compare buffer-size
+	echo "$output"
+	assert_success
+}

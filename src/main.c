@@ -16,6 +16,7 @@
 #include "filter/filter.h"
 #include "hist/hist.h"
 #include "trigger/trigger.h"
+#include "fs/access.h"
 #include "fs/files.h"
 #include "fs/fuse_ops.h"
 #include "source/source.h"
@@ -34,8 +35,13 @@ static const char usage_text[] =
 "Options:\n"
 "  -f, --foreground     stay in the foreground (default: daemonize)\n"
 "  -d, --debug          FUSE debug output (implies -f)\n"
-"  -o OPT[,OPT...]      FUSE mount options, e.g. allow_other,\n"
-"                       default_permissions\n"
+"  -o OPT[,OPT...]      mount options: tracefs's uid=N, gid=N (the\n"
+"                       tree's owner and group; default: the user\n"
+"                       who mounts) and mode=OCTAL (the top\n"
+"                       directory's, default 0700), and FUSE's, e.g.\n"
+"                       allow_other (other users reach the tree; the\n"
+"                       kernel then checks their permissions:\n"
+"                       default_permissions is implied)\n"
 "      --source SRC     an event source, repeatable: kernel (the\n"
 "                       host's tracepoints), replay:FILE[,speed=S]\n"
 "                       [,loop=N][,start=read] (a trace.dat; start=read\n"
@@ -153,6 +159,49 @@ static int parse_args(int argc, char **argv, struct options *opt)
 	return 0;
 }
 
+/* Whether the comma-separated @opts holds @name. */
+static bool has_option(const char *opts, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = opts; p && *p; p = strchr(p, ',')) {
+		if (*p == ',')
+			p++;
+		if (strncmp(p, name, n) == 0 && (p[n] == ',' || !p[n]))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * tracefs's own mount options (uid=, gid=, mode=) are taken out of the
+ * -o list; the rest is libfuse's.  With allow_other, other users reach
+ * the tree: the kernel then checks their permissions itself, from the
+ * attributes tracefuse reports (default_permissions), and does not
+ * cache them, so that a chgrp of the top reaches every file at once.
+ */
+static int mount_options(struct options *opt)
+{
+	const char *bad = NULL;
+
+	if (!opt->fuse_opts)
+		return 0;
+	if (tf_access_parse_opts((char *)opt->fuse_opts, &bad) < 0) {
+		fprintf(stderr, "tracefuse: -o %s: not a valid value\n", bad);
+		return -1;
+	}
+	if (has_option(opt->fuse_opts, "allow_other") ||
+	    has_option(opt->fuse_opts, "allow_root")) {
+		if (!has_option(opt->fuse_opts, "default_permissions") &&
+		    add_fuse_opts(opt, "default_permissions") < 0)
+			return -1;
+		tf_fuse_ops_set_attr_timeout(0);
+	}
+	if (!*opt->fuse_opts)
+		opt->fuse_opts = NULL;
+	return 0;
+}
+
 /* Whether @path is already a tracefuse mount (mountinfo field 5, fstype). */
 static int already_mounted(const char *path)
 {
@@ -202,8 +251,16 @@ static int check_mountpoint(const char *path)
 	}
 	/* open, not access(): root passes access() on any file; and a
 	 * /dev/fuse that is not the FUSE device (misc 10:229) would only
-	 * fail at mount time with a less helpful message */
+	 * fail at mount time with a less helpful message.  A user mounts
+	 * through fusermount3, which opens the device as that user too */
 	fd = open("/dev/fuse", O_RDWR | O_CLOEXEC);
+	if (fd < 0 && errno == EACCES && getuid() != 0) {
+		fprintf(stderr, "tracefuse: cannot use /dev/fuse: %s (a user's "
+			"mount needs the device open to that user, as "
+			"Debian's 0666 /dev/fuse is; fusermount3 opens it as "
+			"the user)\n", strerror(errno));
+		return -1;
+	}
 	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISCHR(st.st_mode) ||
 	    st.st_rdev != makedev(10, 229)) {
 		fprintf(stderr, "tracefuse: cannot use /dev/fuse: %s (is the "
@@ -252,8 +309,11 @@ static int run(struct options *opt, struct tf_tracing *t)
 		goto out_destroy;
 	tf_inject_server_init(opt->mountpoint);	/* before: realpath */
 	if (fuse_session_mount(se, opt->mountpoint) != 0) {
-		fprintf(stderr, "tracefuse: cannot mount on %s\n",
-			opt->mountpoint);
+		fprintf(stderr, "tracefuse: cannot mount on %s%s\n",
+			opt->mountpoint, getuid() == 0 ? "" :
+			" (as a user, through fusermount3: it must be "
+			"installed setuid root, the mount point yours, and "
+			"allow_other needs user_allow_other in /etc/fuse.conf)");
 		goto out_signals;
 	}
 	fuse_daemonize(opt->foreground);
@@ -271,6 +331,7 @@ static int run(struct options *opt, struct tf_tracing *t)
 	fuse_loop_cfg_set_idle_threads(cfg, 4);
 	ret = fuse_session_loop_mt(se, cfg) < 0 ? 1 : 0;
 	fuse_loop_cfg_destroy(cfg);
+	tf_fuse_ops_stop();
 out_unmount:
 	tf_sources_stop();
 	fuse_session_unmount(se);
@@ -296,6 +357,16 @@ static int add_sources(const struct options *opt, struct tf_registry *reg,
 	for (int i = 0; i < opt->nr_sources; i++) {
 		int ret = tf_sources_add(opt->sources[i], reg);
 
+		if (ret < 0 && geteuid() != 0 &&
+		    strcmp(opt->sources[i], "kernel") == 0) {
+			fprintf(stderr, "tracefuse: --source kernel needs "
+				"privileges this user lacks: the host's tracefs "
+				"is root's (mounting it needs CAP_SYS_ADMIN, and "
+				"the source makes an instance there); as a "
+				"user, use --source replay:FILE, inject:FILE or "
+				"none\n");
+			return -1;
+		}
 		if (ret < 0) {
 			fprintf(stderr, "tracefuse: --source %s: %s\n",
 				opt->sources[i], ret == -EINVAL ?
@@ -323,7 +394,9 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
 		return tf_run_main(argc - 1, argv + 1);	/* run.c */
-	if (parse_args(argc, argv, &opt) < 0)
+	/* the tree is the mounting user's, as tracefs's uid= and gid= */
+	tf_access_set_owner(getuid(), getgid());
+	if (parse_args(argc, argv, &opt) < 0 || mount_options(&opt) < 0)
 		return 1;
 	if (check_mountpoint(opt.mountpoint) < 0)
 		return 1;

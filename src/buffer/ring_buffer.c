@@ -24,12 +24,18 @@
  *
  * Per-CPU state hangs off an RCU-published pointer: resizing builds new
  * pages, publishes them and frees the old ones after a grace period;
- * a snapshot swaps the pointers of two buffers.
+ * a snapshot swaps the pointers of two buffers.  CPUs may differ in
+ * size (per_cpu/cpuN/buffer_size_kb).  Pages are allocated and faulted
+ * in when sized, and a size the host's available memory cannot hold is
+ * refused (-ENOMEM), as the kernel's ring_buffer_resize() does.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "buffer/ring_buffer.h"
 #include "util/rcu.h"
@@ -143,29 +149,71 @@ static void page_start(struct rb_page *pg, uint64_t p)
 	STORE(&pg->kbytes, 0);
 }
 
-static unsigned nr_pages_for(size_t bytes)
+/* DIV_ROUND_UP(bytes, BUF_PAGE_SIZE), at least 2, in the kernel's
+ * unsigned long arithmetic (a size near 2^64 wraps to the minimum) */
+static size_t nr_pages_for(size_t bytes)
 {
 	size_t n = (bytes + TF_RB_PAGE_DATA - 1) / TF_RB_PAGE_DATA;
 
-	return n < MIN_PAGES ? MIN_PAGES : (unsigned)n;
+	return n < MIN_PAGES ? MIN_PAGES : n;
 }
 
+/*
+ * What the host can give, in bytes: /proc/meminfo's MemAvailable, the
+ * kernel's si_mem_available(), which ring_buffer_resize() checks before
+ * it allocates.  SIZE_MAX when unknown.
+ */
+static size_t mem_available(void)
+{
+	char line[128];
+	size_t kb = 0;
+	FILE *f = fopen("/proc/meminfo", "re");
+	bool found = false;
+
+	if (!f)
+		return SIZE_MAX;
+	while (!found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "MemAvailable: %zu kB", &kb) == 1;
+	fclose(f);
+	return found ? kb << 10 : SIZE_MAX;
+}
+
+/* Whether @nr_cpus buffers of @nr_pages pages fit in what the host has. */
+static bool pages_available(size_t nr_pages, int nr_cpus)
+{
+	size_t avail = mem_available() / sizeof(struct rb_page);
+
+	return nr_pages <= avail / (size_t)nr_cpus;
+}
+
+/*
+ * A CPU's pages are allocated and faulted in when the buffer is sized,
+ * as the kernel allocates its pages: the memory is the buffer's from
+ * then on, not taken later from under the event path.
+ */
 static struct rb_cpu *cpu_create(size_t bytes)
 {
 	struct rb_cpu *c = calloc(1, sizeof(*c));
+	size_t n = nr_pages_for(bytes);
+	void *p;
 
 	if (!c)
 		return NULL;
-	c->nr_pages = nr_pages_for(bytes);
-	c->pages = calloc(c->nr_pages, sizeof(*c->pages));
-	if (!c->pages) {
-		free(c);
-		return NULL;
-	}
+	if (n > UINT_MAX)
+		goto fail;
+	c->nr_pages = (unsigned)n;
+	p = mmap(NULL, n * sizeof(*c->pages), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p == MAP_FAILED)
+		goto fail;
+	c->pages = p;
 	pthread_mutex_init(&c->wlock, NULL);
 	pthread_mutex_init(&c->rlock, NULL);
 	page_start(&c->pages[0], 0);
 	return c;
+fail:
+	free(c);
+	return NULL;
 }
 
 static void cpu_free(struct rb_cpu *c)
@@ -174,7 +222,7 @@ static void cpu_free(struct rb_cpu *c)
 		return;
 	pthread_mutex_destroy(&c->wlock);
 	pthread_mutex_destroy(&c->rlock);
-	free(c->pages);
+	munmap(c->pages, (size_t)c->nr_pages * sizeof(*c->pages));
 	free(c);
 }
 
@@ -187,7 +235,8 @@ struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes)
 	rb->nr_cpus = nr_cpus;
 	rb->overwrite = true;
 	rb->cpus = calloc((size_t)nr_cpus, sizeof(*rb->cpus));
-	if (!rb->cpus) {
+	if (!rb->cpus || !pages_available(nr_pages_for(bytes), nr_cpus)) {
+		free(rb->cpus);
 		free(rb);
 		return NULL;
 	}
@@ -234,24 +283,41 @@ static void cpu_carry_over(struct tf_ring_buffer *rb, struct rb_cpu *from,
 	tf_rb_snapshot_release(&snap);
 }
 
-int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes)
+size_t tf_ring_buffer_size(struct tf_ring_buffer *rb, int cpu)
 {
-	struct rb_cpu **fresh = calloc((size_t)rb->nr_cpus, sizeof(*fresh));
+	size_t n;
+
+	tf_rcu_read_lock();
+	n = (size_t)RB_CPU(rb, cpu)->nr_pages * TF_RB_PAGE_DATA;
+	tf_rcu_read_unlock();
+	return n;
+}
+
+int tf_ring_buffer_resize_cpu(struct tf_ring_buffer *rb, int cpu,
+			      size_t bytes)
+{
+	int from = cpu < 0 ? 0 : cpu, to = cpu < 0 ? rb->nr_cpus : cpu + 1;
+	struct rb_cpu **fresh;
 	int i;
 
+	/* ring_buffer_resize(): refused before anything is allocated when
+	 * the host does not have it; nothing changes on failure */
+	if (!pages_available(nr_pages_for(bytes), to - from))
+		return -ENOMEM;
+	fresh = calloc((size_t)rb->nr_cpus, sizeof(*fresh));
 	if (!fresh)
 		return -ENOMEM;
-	for (i = 0; i < rb->nr_cpus; i++)
+	for (i = from; i < to; i++)
 		if (!(fresh[i] = cpu_create(bytes)))
 			goto nomem;
 	/* the kernel adds or removes pages: the events stay (the oldest
 	 * go if they no longer fit); what is written meanwhile is lost */
 	tf_rcu_read_lock();
-	for (i = 0; i < rb->nr_cpus; i++)
+	for (i = from; i < to; i++)
 		cpu_carry_over(rb, RB_CPU(rb, i), fresh[i]);
 	tf_rcu_read_unlock();
 	pthread_mutex_lock(&ctl_lock);
-	for (i = 0; i < rb->nr_cpus; i++) {
+	for (i = from; i < to; i++) {
 		struct rb_cpu *old = rb->cpus[i];
 
 		RB_SET_CPU(rb, i, fresh[i]);
@@ -260,15 +326,20 @@ int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes)
 	pthread_mutex_unlock(&ctl_lock);
 	/* writers and readers of the old pages are inside read sections */
 	tf_rcu_synchronize();
-	for (i = 0; i < rb->nr_cpus; i++)
+	for (i = from; i < to; i++)
 		cpu_free(fresh[i]);
 	free(fresh);
 	return 0;
 nomem:
-	for (i = 0; i < rb->nr_cpus; i++)
+	for (i = from; i < to; i++)
 		cpu_free(fresh[i]);
 	free(fresh);
 	return -ENOMEM;
+}
+
+int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes)
+{
+	return tf_ring_buffer_resize_cpu(rb, -1, bytes);
 }
 
 void tf_ring_buffer_set_overwrite(struct tf_ring_buffer *rb, bool on)

@@ -31,7 +31,8 @@ struct tf_rb_entry {
 	uint64_t lost;
 };
 
-/* A buffer of @bytes per CPU: DIV_ROUND_UP(bytes, 4080) pages, >= 2. */
+/* A buffer of @bytes per CPU: DIV_ROUND_UP(bytes, 4080) pages, >= 2,
+ * allocated now; NULL when the host's available memory cannot hold it. */
 struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes);
 void tf_ring_buffer_free(struct tf_ring_buffer *rb);
 int tf_ring_buffer_nr_cpus(const struct tf_ring_buffer *rb);
@@ -42,6 +43,12 @@ int tf_ring_buffer_nr_cpus(const struct tf_ring_buffer *rb);
  * period).
  */
 int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes);
+/* The same for one CPU (@cpu < 0: all).  -ENOMEM, and no change, when
+ * the pages would not fit in the host's available memory. */
+int tf_ring_buffer_resize_cpu(struct tf_ring_buffer *rb, int cpu,
+			      size_t bytes);
+/* A CPU's size as the kernel counts it: its pages x 4080 bytes. */
+size_t tf_ring_buffer_size(struct tf_ring_buffer *rb, int cpu);
 /* options/overwrite: off, a full buffer drops new events instead. */
 void tf_ring_buffer_set_overwrite(struct tf_ring_buffer *rb, bool on);
 

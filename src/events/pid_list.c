@@ -45,8 +45,10 @@ static int parse_pid(const char *tok, int *pid)
 
 	if (tf_kstrtoull(tok, 0, &v) < 0)
 		return -EINVAL;
-	/* a pid that does not fit a pid_t fails trace_pid_list_set(),
-	 * which the kernel returns as -1: EPERM */
+	/* `pid = (pid_t)val`: 4294967296 is pid 0; a pid that is negative
+	 * then fails trace_pid_list_set(), which the kernel returns as -1:
+	 * EPERM */
+	v &= 0xffffffff;
 	if (v > 0x7fffffff)
 		return -EPERM;
 	*pid = (int)v;
@@ -87,8 +89,12 @@ int tf_pid_list_write(struct tf_trace_array *tr, enum tf_pid_kind kind,
 			}
 			tok[n++] = buf[i++];
 		}
+		/* trace_get_user(): a NUL ends a word as a space does, and
+		 * ends the input where no word has begun */
+		if (!n && i < len && buf[i] == '\0')
+			break;
 		if (i < len && buf[i] == '\0')
-			i = len;
+			i++;
 		if (!n)
 			continue;
 		tok[n] = '\0';

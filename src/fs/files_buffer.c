@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -63,49 +64,114 @@ void tf_buffer_free(struct tf_trace_array *tr)
 	tf_ring_buffer_resize(tr->buffer, buffer_bytes(tr));
 }
 
+/* A CPU's buffer in kB, as buffer_size_kb shows it (entries >> 10). */
+static unsigned long cpu_kb(struct tf_trace_array *tr, int cpu)
+{
+	return (unsigned long)(tf_ring_buffer_size(tr->buffer, cpu) >> 10);
+}
+
+/* tracing_entries_read(): `X` when the CPUs' sizes differ. */
 int tf_buffer_size_show(struct tf_open *o, struct strbuf *out)
 {
 	struct tf_trace_array *tr = o->node.tr;
-	unsigned long min_kb = MIN_PAGES * BUF_PAGE_SIZE >> 10;
+	int cpu = node_cpu(o), n = o->node.t->nr_cpus;
+	unsigned long kb;
 
+	if (cpu >= 0) {
+		sb_printf(out, "%lu\n", cpu_kb(tr, cpu));
+		return 0;
+	}
+	kb = cpu_kb(tr, 0);
+	for (cpu = 1; cpu < n; cpu++)
+		if (cpu_kb(tr, cpu) != kb) {
+			sb_puts(out, "X\n");
+			return 0;
+		}
 	if (tr->buffer_expanded)
-		sb_printf(out, "%lu\n", kb_shown(tr->buffer_size_kb));
-	else if (node_cpu(o) >= 0)
-		sb_printf(out, "%lu\n", min_kb);
+		sb_printf(out, "%lu\n", kb);
 	else
-		sb_printf(out, "%lu (expanded: %u)\n", min_kb,
-			  tr->buffer_size_kb);
+		sb_printf(out, "%lu (expanded: %u)\n", kb, tr->buffer_size_kb);
 	return 0;
 }
 
+/* tracing_total_entries_read(): the CPUs' sizes, each >> 10, summed. */
 int tf_buffer_total_size_show(struct tf_open *o, struct strbuf *out)
 {
 	struct tf_trace_array *tr = o->node.tr;
-	unsigned long n = (unsigned long)o->node.t->nr_cpus;
-	unsigned long min_kb = MIN_PAGES * BUF_PAGE_SIZE >> 10;
+	unsigned long n = (unsigned long)o->node.t->nr_cpus, kb = 0;
 
+	for (unsigned long cpu = 0; cpu < n; cpu++)
+		kb += cpu_kb(tr, (int)cpu);
 	if (tr->buffer_expanded)
-		sb_printf(out, "%lu\n", n * kb_shown(tr->buffer_size_kb));
+		sb_printf(out, "%lu\n", kb);
 	else
-		sb_printf(out, "%lu (expanded: %lu)\n", n * min_kb,
+		sb_printf(out, "%lu (expanded: %lu)\n", kb,
 			  n * tr->buffer_size_kb);
 	return 0;
 }
 
+/*
+ * Gives @rb's CPUs (one, or all for @cpu < 0) the main buffer's sizes,
+ * as resize_buffer_duplicate_size() does for the snapshot buffer and
+ * to undo a half-done resize.
+ */
+static int resize_like(struct tf_ring_buffer *rb, struct tf_trace_array *tr,
+		       int cpu)
+{
+	int n = tf_ring_buffer_nr_cpus(rb);
+
+	for (int c = cpu < 0 ? 0 : cpu; c < (cpu < 0 ? n : cpu + 1); c++) {
+		size_t want = tf_ring_buffer_size(tr->buffer, c);
+		int ret;
+
+		if (tf_ring_buffer_size(rb, c) == want)
+			continue;
+		ret = tf_ring_buffer_resize_cpu(rb, c, want);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * tracing_entries_write(): the top file sizes every CPU, a per_cpu file
+ * its CPU only; the snapshot buffer follows.  A size the host cannot
+ * hold is ENOMEM and changes nothing.
+ */
 long tf_buffer_size_write(struct tf_open *o, const char *buf, size_t len)
 {
 	struct tf_trace_array *tr = o->node.tr;
+	int n = o->node.t->nr_cpus, cpu = node_cpu(o);
+	size_t *before;
 	unsigned long kb;
-	int ret;
+	long ret;
 
-	if (tf_parse_ulong(buf, len, &kb) < 0 || kb == 0 || kb > (1ul << 22))
+	ret = tf_parse_ulong(buf, len, &kb);
+	if (ret < 0)
+		return ret;
+	if (kb == 0)
 		return -EINVAL;
-	tr->buffer_size_kb = (unsigned)kb;
+	before = calloc((size_t)n, sizeof(*before));
+	if (!before)
+		return -ENOMEM;
+	for (int c = 0; c < n; c++)
+		before[c] = tf_ring_buffer_size(tr->buffer, c);
+	/* val <<= 10 in an unsigned long: the kernel's wrap included */
+	ret = tf_ring_buffer_resize_cpu(tr->buffer, cpu, (size_t)kb << 10);
+	if (ret == 0 && tr->snapshot) {
+		ret = resize_like(tr->snapshot, tr, cpu);
+		for (int c = 0; ret && c < n; c++)	/* as it was */
+			if (tf_ring_buffer_size(tr->buffer, c) != before[c])
+				tf_ring_buffer_resize_cpu(tr->buffer, c,
+							  before[c]);
+	}
+	free(before);
+	if (ret)
+		return ret;
 	tr->buffer_expanded = true;
-	ret = tf_ring_buffer_resize(tr->buffer, buffer_bytes(tr));
-	if (ret == 0 && tr->snapshot)
-		ret = tf_ring_buffer_resize(tr->snapshot, buffer_bytes(tr));
-	return ret < 0 ? ret : (long)len;
+	if (cpu < 0)
+		tr->buffer_size_kb = (unsigned)cpu_kb(tr, 0);
+	return (long)len;
 }
 
 /* ---- trace, per_cpu/cpuN/trace ---- */
@@ -249,9 +315,10 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 	struct tf_trace_array *tr = o->node.tr;
 	int cpu = node_cpu(o);
 	unsigned long v;
+	long ret = tf_parse_ulong(buf, len, &v);
 
-	if (tf_parse_ulong(buf, len, &v) < 0)
-		return -EINVAL;
+	if (ret < 0)
+		return ret;
 	tf_buffer_expand(tr);
 	pthread_mutex_lock(&o->node.t->lock);
 	if (tr->cond_snapshot) {	/* an onmax()/onchange() snapshot() */
@@ -280,9 +347,15 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 			pthread_mutex_unlock(&o->node.t->lock);
 			return -EINVAL;
 		}
-		if (!tr->snapshot)
+		if (!tr->snapshot) {
 			tr->snapshot = tf_trace_array_snapshot_alloc(
 				tr, buffer_bytes(tr));
+			/* CPUs sized one by one keep their sizes */
+			if (tr->snapshot && resize_like(tr->snapshot, tr, -1)) {
+				tf_ring_buffer_free(tr->snapshot);
+				tr->snapshot = NULL;
+			}
+		}
 		if (!tr->snapshot) {
 			pthread_mutex_unlock(&o->node.t->lock);
 			return -ENOMEM;

@@ -37,13 +37,23 @@ static int event_enable_show(struct tf_open *o, struct strbuf *out)
 	return 0;
 }
 
+/* 0 or 1: kstrtoul_from_user()'s errno (ERANGE past 2^64-1), then
+ * EINVAL for anything else. */
+static long parse_enable(const char *buf, size_t len, unsigned long *val)
+{
+	long ret = tf_parse_ulong(buf, len, val);
+
+	return ret < 0 ? ret : *val > 1 ? -EINVAL : 0;
+}
+
 static long event_enable_write(struct tf_open *o, const char *buf,
 			       size_t len)
 {
 	unsigned long val;
+	long err = parse_enable(buf, len, &val);
 
-	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
-		return -EINVAL;
+	if (err < 0)
+		return err;
 	tf_buffer_expand(o->node.tr);	/* tracing_update_buffers() */
 	tf_event_enable_disable(node_file(o), (int)val, false);
 	return (long)len;
@@ -252,10 +262,11 @@ static long system_enable_write(struct tf_open *o, const char *buf,
 				size_t len)
 {
 	unsigned long val;
+	long err = parse_enable(buf, len, &val);
 	int ret;
 
-	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
-		return -EINVAL;
+	if (err < 0)
+		return err;
 	tf_buffer_expand(o->node.tr);
 	ret = tf_system_enable_set(o->node.tr, node_system(o), (int)val);
 	return ret < 0 ? ret : (long)len;
@@ -298,10 +309,11 @@ static int all_enable_show(struct tf_open *o, struct strbuf *out)
 static long all_enable_write(struct tf_open *o, const char *buf, size_t len)
 {
 	unsigned long val;
+	long err = parse_enable(buf, len, &val);
 	int ret;
 
-	if (tf_parse_ulong(buf, len, &val) < 0 || val > 1)
-		return -EINVAL;
+	if (err < 0)
+		return err;
 	tf_buffer_expand(o->node.tr);
 	ret = tf_system_enable_set(o->node.tr, NULL, (int)val);
 	return ret < 0 ? ret : (long)len;

@@ -191,7 +191,10 @@ static long option_write(struct tf_open *o, const char *buf, size_t len)
 
 	int ret;
 
-	if (tf_parse_ulong(buf, len, &v) < 0 || v > 1)
+	ret = (int)tf_parse_ulong(buf, len, &v);
+	if (ret < 0)
+		return ret;
+	if (v > 1)
 		return -EINVAL;
 	ret = option_set(o->node.tr, o->node.idx, v == 1);
 	return ret < 0 ? ret : (long)len;

@@ -122,8 +122,11 @@ static long knob_write(struct tf_open *o, const char *buf, size_t len)
 {
 	enum tf_knob k = knob_of(o);
 	unsigned long v;
+	long ret = tf_parse_ulong(buf, len, &v);
 
-	if (tf_parse_ulong(buf, len, &v) < 0 || k >= TF_KNOB_MAX)
+	if (ret < 0)
+		return ret;
+	if (k >= TF_KNOB_MAX)
 		return -EINVAL;
 	o->node.tr->knobs[k] = v;
 	return (long)len;
@@ -137,8 +140,8 @@ static long current_tracer_write(struct tf_open *o, const char *buf,
 
 	(void)o;
 	trim(&p, &n);
-	/* nop is the only tracer; an empty name selects it too */
-	if (n == 0 || (n == 3 && memcmp(p, "nop", 3) == 0))
+	/* nop is the only tracer; an empty name is none (EINVAL) */
+	if (n == 3 && memcmp(p, "nop", 3) == 0)
 		return (long)len;
 	return -EINVAL;
 }
@@ -299,9 +302,10 @@ static int tracing_on_show(struct tf_open *o, struct strbuf *out)
 static long tracing_on_write(struct tf_open *o, const char *buf, size_t len)
 {
 	unsigned long v;
+	long ret = tf_parse_ulong(buf, len, &v);
 
-	if (tf_parse_ulong(buf, len, &v) < 0)
-		return -EINVAL;
+	if (ret < 0)
+		return ret;
 	atomic_store(&o->node.tr->tracing_on, v ? 1 : 0);
 	return (long)len;
 }
@@ -354,8 +358,9 @@ static long saved_cmdlines_size_write(struct tf_open *o, const char *buf,
 	int ret;
 
 	(void)o;
-	if (tf_parse_ulong(buf, len, &v) < 0)
-		return -EINVAL;
+	ret = (int)tf_parse_ulong(buf, len, &v);
+	if (ret < 0)
+		return ret;
 	ret = tf_saved_cmdlines_resize(v > 0xffffffffUL ? 0 : (unsigned)v);
 	return ret < 0 ? ret : (long)len;
 }
@@ -393,8 +398,11 @@ static long buffer_percent_write(struct tf_open *o, const char *buf,
 				 size_t len)
 {
 	unsigned long v;
+	long ret = tf_parse_ulong(buf, len, &v);
 
-	if (tf_parse_ulong(buf, len, &v) < 0 || v > 100)
+	if (ret < 0)
+		return ret;
+	if (v > 100)
 		return -EINVAL;
 	o->node.tr->buffer_percent = (unsigned)v;
 	return (long)len;
@@ -410,8 +418,11 @@ static int subbuf_size_show(struct tf_open *o, struct strbuf *out)
 static long subbuf_size_write(struct tf_open *o, const char *buf, size_t len)
 {
 	unsigned long v, kb = 4;
+	long ret = tf_parse_ulong(buf, len, &v);
 
-	if (tf_parse_ulong(buf, len, &v) < 0 || v == 0 || v > 1024)
+	if (ret < 0)
+		return ret;
+	if (v == 0 || v > 1024)
 		return -EINVAL;
 	while (kb < v)
 		kb *= 2;
@@ -425,34 +436,60 @@ static int tracing_cpumask_show(struct tf_open *o, struct strbuf *out)
 	return 0;
 }
 
-/* A hex mask (commas between 32-bit groups): junk is EINVAL, CPUs that
- * do not exist EOVERFLOW, as the kernel's cpumask parser answers. */
+/*
+ * tracing_cpumask takes the kernel's bitmap_parse(): up to the first
+ * newline (or NUL), read from the end in groups of up to 8 hex digits
+ * separated by commas or spaces; an empty mask is 0.  A non-hex digit
+ * is EINVAL; a ninth digit in a group, more groups than 32-bit words of
+ * CPUs, or a CPU that does not exist is EOVERFLOW.
+ */
 static long tracing_cpumask_write(struct tf_open *o, const char *buf,
 				  size_t len)
 {
 	int n = o->node.t->nr_cpus;
+	int words = (n + 31) / 32;
 	unsigned long long mask = 0;
-	bool overflow = false;
-	const char *p = buf;
-	size_t k = len;
+	bool high = false;		/* a bit at or past CPU 64 */
+	size_t end = 0;
+	long i;
 
-	trim(&p, &k);
-	if (k == 0)
-		return -EINVAL;
-	for (size_t i = 0; i < k; i++) {
-		int d;
+	while (end < len && buf[end] != '\n' && buf[end] != '\0')
+		end++;
+	i = (long)end - 1;
+	for (int chunk = 0;; chunk++) {
+		unsigned long long word = 0;
+		int digits;
 
-		if (p[i] == ',')
-			continue;
-		if (!isxdigit((unsigned char)p[i]))
-			return -EINVAL;
-		d = isdigit((unsigned char)p[i]) ? p[i] - '0'
-			: tolower((unsigned char)p[i]) - 'a' + 10;
-		if (mask >> 60)
-			overflow = true;
-		mask = mask << 4 | (unsigned)d;
+		/* bitmap_find_region_reverse(): skip separators */
+		while (i >= 0 && (isspace((unsigned char)buf[i]) ||
+				  buf[i] == ','))
+			i--;
+		if (i < 0)
+			break;
+		if (chunk >= words)
+			return -EOVERFLOW;
+		/* bitmap_get_x32_reverse(): 8 digits at most; a ninth that
+		 * is hex is EOVERFLOW, one that is not is skipped */
+		for (digits = 0; digits < 8; digits++) {
+			int c = (unsigned char)buf[i--];
+
+			if (!isxdigit(c))
+				return -EINVAL;
+			word |= (unsigned long long)(isdigit(c) ? c - '0' :
+				 tolower(c) - 'a' + 10) << (4 * digits);
+			if (i < 0 || isspace((unsigned char)buf[i]) ||
+			    buf[i] == ',')
+				break;
+		}
+		if (digits == 8 && isxdigit((unsigned char)buf[i--]))
+			return -EOVERFLOW;
+		if (chunk < 2)
+			mask |= word << (32 * chunk);
+		else if (word)
+			high = true;
 	}
-	if (overflow || (n < 64 && (mask >> n)))
+	/* bits past nr_cpu_ids */
+	if ((n < 64 && (mask >> n)) || (n <= 64 && high))
 		return -EOVERFLOW;
 	o->node.tr->cpumask = mask;
 	return (long)len;

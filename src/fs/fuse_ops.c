@@ -22,11 +22,13 @@
 
 #include "util/rcu.h"
 
+#include "fs/access.h"
 #include "fs/fuse_ops.h"
 #include "fs/tree.h"
 #include "source/source.h"
 
 #define ENTRY_TIMEOUT 1.0
+#define TF_NAME_MAX 255		/* tracefs's NAME_MAX */
 
 static struct tf_tracing *tracing(fuse_req_t req)
 {
@@ -40,91 +42,21 @@ static int resolve(fuse_req_t req, fuse_ino_t ino, struct tf_node *n)
 }
 
 /*
- * tracefs lets root chmod, chown and touch its files and remembers the
- * result for as long as the inode lives.  tracefuse keeps such changes
- * in a small table by inode number.
+ * How long the kernel may trust an inode's attributes.  With allow_other
+ * the kernel checks permissions itself (default_permissions) from the
+ * attributes it holds, and a chgrp of the top directory changes the
+ * group of every file that inherits it: attributes are then not cached.
  */
-struct attr_override {
-	uint64_t ino;
-	int to_set;
-	mode_t mode;
-	uid_t uid;
-	gid_t gid;
-	struct timespec atime, mtime;
-};
+static double attr_timeout = ENTRY_TIMEOUT;
 
-static pthread_mutex_t override_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct attr_override *overrides;
-static size_t nr_overrides;
-
-static void apply_override(struct stat *st)
+void tf_fuse_ops_set_attr_timeout(double seconds)
 {
-	pthread_mutex_lock(&override_lock);
-	for (size_t i = 0; i < nr_overrides; i++) {
-		const struct attr_override *o = &overrides[i];
-
-		if (o->ino != st->st_ino)
-			continue;
-		if (o->to_set & FUSE_SET_ATTR_MODE)
-			st->st_mode = (st->st_mode & S_IFMT) |
-				      (o->mode & 07777);
-		if (o->to_set & FUSE_SET_ATTR_UID)
-			st->st_uid = o->uid;
-		if (o->to_set & FUSE_SET_ATTR_GID)
-			st->st_gid = o->gid;
-		if (o->to_set & FUSE_SET_ATTR_ATIME)
-			st->st_atim = o->atime;
-		if (o->to_set & FUSE_SET_ATTR_MTIME)
-			st->st_mtim = o->mtime;
-	}
-	pthread_mutex_unlock(&override_lock);
-}
-
-static int set_override(uint64_t ino, const struct stat *attr, int to_set)
-{
-	struct attr_override *o = NULL;
-	struct timespec now;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	pthread_mutex_lock(&override_lock);
-	for (size_t i = 0; i < nr_overrides && !o; i++)
-		if (overrides[i].ino == ino)
-			o = &overrides[i];
-	if (!o) {
-		struct attr_override *p = realloc(overrides,
-			(nr_overrides + 1) * sizeof(*p));
-
-		if (!p) {
-			pthread_mutex_unlock(&override_lock);
-			return -ENOMEM;
-		}
-		overrides = p;
-		o = &overrides[nr_overrides++];
-		memset(o, 0, sizeof(*o));
-		o->ino = ino;
-	}
-	if (to_set & FUSE_SET_ATTR_MODE)
-		o->mode = attr->st_mode;
-	if (to_set & FUSE_SET_ATTR_UID)
-		o->uid = attr->st_uid;
-	if (to_set & FUSE_SET_ATTR_GID)
-		o->gid = attr->st_gid;
-	if (to_set & FUSE_SET_ATTR_ATIME)
-		o->atime = (to_set & FUSE_SET_ATTR_ATIME_NOW) ? now
-							       : attr->st_atim;
-	if (to_set & FUSE_SET_ATTR_MTIME)
-		o->mtime = (to_set & FUSE_SET_ATTR_MTIME_NOW) ? now
-							       : attr->st_mtim;
-	o->to_set |= to_set;
-	pthread_mutex_unlock(&override_lock);
-	return 0;
+	attr_timeout = seconds;
 }
 
 static void node_stat(const struct tf_node *n, struct stat *st)
 {
-	tf_node_stat(n, st);
-	if (nr_overrides)
-		apply_override(st);
+	tf_access_stat(n, st);
 }
 
 static void fill_entry(const struct tf_node *n, struct fuse_entry_param *e)
@@ -135,7 +67,7 @@ static void fill_entry(const struct tf_node *n, struct fuse_entry_param *e)
 	/* an index a removed event held: its inodes are not the old's */
 	e->generation = n->kind == TF_N_EVENT || n->kind == TF_N_FILE_EVENT ?
 			n->gen : 0;
-	e->attr_timeout = ENTRY_TIMEOUT;
+	e->attr_timeout = attr_timeout;
 	e->entry_timeout = ENTRY_TIMEOUT;
 }
 
@@ -148,12 +80,50 @@ static void tf_init(void *userdata, struct fuse_conn_info *conn)
 	conn->want &= ~FUSE_CAP_WRITEBACK_CACHE;
 }
 
+/* The attributes of @ino, for a permission check. */
+static int ino_stat(fuse_req_t req, fuse_ino_t ino, struct tf_node *n,
+		    struct stat *st)
+{
+	int ret;
+
+	tf_rcu_read_lock();
+	ret = resolve(req, ino, n);
+	if (ret == 0)
+		node_stat(n, st);
+	tf_rcu_read_unlock();
+	return ret;
+}
+
+/* May the caller search (@mask: and write) directory @dir? */
+static int may_dir(fuse_req_t req, fuse_ino_t dir, int mask)
+{
+	struct tf_caller c;
+	struct tf_node n;
+	struct stat st;
+	int ret = ino_stat(req, dir, &n, &st);
+
+	if (ret)
+		return ret;
+	if (!tf_node_is_dir(&n))
+		return -ENOTDIR;
+	tf_caller_init(&c, req);
+	return tf_access_permission(&c, &st, mask);
+}
+
 static void tf_lookup(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct tf_node dir, child;
 	struct fuse_entry_param e;
 	int ret;
 
+	/* a path walk needs search permission on every directory */
+	ret = may_dir(req, parent, TF_MAY_EXEC);
+	if (ret == 0 && strlen(name) > TF_NAME_MAX)
+		ret = -ENAMETOOLONG;
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
 	tf_rcu_read_lock();
 	ret = resolve(req, parent, &dir);
 	if (ret == 0)
@@ -183,31 +153,59 @@ static void tf_getattr(fuse_req_t req, fuse_ino_t ino,
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else
-		fuse_reply_attr(req, &st, ENTRY_TIMEOUT);
+		fuse_reply_attr(req, &st, attr_timeout);
 }
 
-/* tracefs accepts chmod, chown, truncate (a no-op) and utimes. */
+/*
+ * tracefs accepts chmod, chown, truncate (a no-op) and utimes, from whom
+ * the kernel lets do them (access.c).
+ */
 static void tf_setattr(fuse_req_t req, fuse_ino_t ino, struct stat *attr,
 		       int to_set, struct fuse_file_info *fi)
 {
-	const int keep = FUSE_SET_ATTR_MODE | FUSE_SET_ATTR_UID |
-			 FUSE_SET_ATTR_GID | FUSE_SET_ATTR_ATIME |
-			 FUSE_SET_ATTR_MTIME;
+	struct tf_caller c;
 	struct tf_node n;
-	struct stat st;
 	int ret;
 
 	tf_rcu_read_lock();
 	ret = resolve(req, ino, &n);
-	if (ret == 0)
-		tf_node_stat(&n, &st);
 	tf_rcu_read_unlock();
-	if (ret == 0 && (to_set & keep))
-		ret = set_override(st.st_ino, attr, to_set & keep);
+	/* ftruncate() of a descriptor open for writing needs no more */
+	if (ret == 0 && fi && (fi->flags & O_ACCMODE) != O_RDONLY)
+		to_set &= ~FUSE_SET_ATTR_SIZE;
+	if (ret == 0) {
+		tf_caller_init(&c, req);
+		ret = tf_access_setattr(&c, &n, attr, to_set);
+	}
 	if (ret)
 		fuse_reply_err(req, -ret);
 	else
 		tf_getattr(req, ino, fi);
+}
+
+/* opendir: listing a directory needs read permission on it. */
+static void tf_opendir(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	struct tf_caller c;
+	struct tf_node n;
+	struct stat st;
+	int ret;
+
+	/* the directory of a removed event still opens, as before */
+	tf_rcu_read_lock();
+	ret = tf_node_from_ino_stale(tracing(req), ino, &n);
+	if (ret == 0)
+		node_stat(&n, &st);
+	tf_rcu_read_unlock();
+	if (ret == 0) {
+		tf_caller_init(&c, req);
+		ret = tf_access_permission(&c, &st, TF_MAY_READ);
+	}
+	if (ret)
+		fuse_reply_err(req, -ret);
+	else
+		fuse_reply_open(req, fi);
 }
 
 struct dir_buf {
@@ -284,19 +282,16 @@ static void tf_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 	free(d.buf);
 }
 
-/* Unix permission check for callers other than root. */
-static bool may_open(const struct fuse_ctx *ctx, unsigned mode, int flags)
+/* The access an open(2) asks for. */
+static int open_mask(int flags)
 {
-	unsigned want = 0, bits;
+	int mask = 0;
 
-	if (ctx->uid == 0)
-		return true;
 	if ((flags & O_ACCMODE) != O_WRONLY)
-		want |= 4;
-	if ((flags & O_ACCMODE) != O_RDONLY)
-		want |= 2;
-	bits = ctx->gid == 0 ? (mode >> 3) & 7 : mode & 7;
-	return (bits & want) == want;
+		mask |= TF_MAY_READ;
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & O_TRUNC))
+		mask |= TF_MAY_WRITE;
+	return mask;
 }
 
 /* An open file of an event that was removed (the kernel's
@@ -323,7 +318,9 @@ static void unlock_for(const struct tf_open *o)
 static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
 	const struct fuse_ctx *ctx = fuse_req_ctx(req);
+	struct tf_caller c;
 	struct tf_open *o;
+	struct stat st;
 	int ret;
 
 	o = calloc(1, sizeof(*o));
@@ -331,12 +328,15 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
+	tf_caller_init(&c, req);
+	ret = ino_stat(req, ino, &o->node, &st);
+	if (ret == 0)
+		ret = tf_access_permission(&c, &st, open_mask(fi->flags));
 	tf_rcu_read_lock();
-	ret = resolve(req, ino, &o->node);
+	if (ret == 0)
+		ret = resolve(req, ino, &o->node);
 	if (ret == 0 && tf_node_is_dir(&o->node))
 		ret = -EISDIR;
-	if (ret == 0 && !may_open(ctx, o->node.def->mode, fi->flags))
-		ret = -EACCES;
 	/* the trace array stays while a file of it is open (rmdir: EBUSY) */
 	if (ret == 0)
 		atomic_fetch_add(&o->node.tr->open_refs, 1);
@@ -352,6 +352,7 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	}
 	o->flags = fi->flags;
 	o->pid = ctx->pid;
+	pthread_mutex_init(&o->lock, NULL);
 	sb_init(&o->text);
 	if (o->node.def->open) {
 		/* `>`: clearing (trace, set_event, ...) is a control write */
@@ -364,6 +365,7 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		flush_invalidations();	/* `>` may have removed events */
 		if (ret) {
 			atomic_fetch_sub(&o->node.tr->open_refs, 1);
+			pthread_mutex_destroy(&o->lock);
 			free(o);
 			fuse_reply_err(req, -ret);
 			return;
@@ -377,6 +379,7 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fuse_reply_open(req, fi);
 }
 
+/* Renders @o's text again; caller holds o->lock. */
 static int render(struct tf_open *o)
 {
 	bool rcu = o->node.kind == TF_N_FILE_EVENT &&
@@ -403,76 +406,277 @@ static int render(struct tf_open *o)
 	return ret;
 }
 
-/* trace_pipe: consume what is there, or wait for it (interruptibly). */
-static void read_stream(fuse_req_t req, struct tf_open *o, size_t size)
+/*
+ * Replies never point into @o: a reader copies its piece out under
+ * o->lock and replies from the copy.  Once a reply is out the reader
+ * may close the file, and RELEASE, on another thread, frees @o while
+ * the replying thread is still inside fuse_reply_buf() (ASan's writev
+ * interceptor, for one, reads the buffer after the system call); and a
+ * second reader of the same descriptor may render the text anew.
+ */
+static void reply_copy(fuse_req_t req, char *copy, size_t size, int err)
 {
-	struct timespec nap = { 0, 10 * 1000 * 1000 };
-	char *chunk;
+	if (err)
+		fuse_reply_err(req, -err);
+	else
+		fuse_reply_buf(req, copy, size);
+	free(copy);
+}
+
+/* @size bytes of @o's text from @off, copied; caller holds o->lock. */
+static int copy_out(struct tf_open *o, size_t off, size_t *size, char **copy)
+{
+	*copy = NULL;
+	if (off >= o->text.len) {
+		*size = 0;
+		return 0;
+	}
+	if (*size > o->text.len - off)
+		*size = o->text.len - off;
+	*copy = malloc(*size);
+	if (!*copy)
+		return -ENOMEM;
+	memcpy(*copy, o->text.buf + off, *size);
+	return 0;
+}
+
+/*
+ * A stream (trace_pipe): takes up to *@size bytes of what @o rendered
+ * and has not handed out, rendering (consuming) more when nothing is
+ * left.  Returns 1 with a copy in *@copy, 0 when there is nothing to
+ * read, or -errno.  Caller holds o->lock.
+ */
+static int stream_take(struct tf_open *o, size_t *size, char **copy)
+{
 	int ret;
 
-	while (o->text.len == 0) {
+	*copy = NULL;
+	if (o->text.len == 0) {
 		ret = render(o);
-		if (ret) {
-			fuse_reply_err(req, -ret);
-			return;
-		}
-		if (o->text.len)
-			break;
-		if (o->flags & O_NONBLOCK) {
-			fuse_reply_err(req, EAGAIN);
-			return;
-		}
-		if (fuse_req_interrupted(req)) {
-			fuse_reply_err(req, EINTR);
-			return;
-		}
-		nanosleep(&nap, NULL);
+		if (ret)
+			return ret;
+		if (o->text.len == 0)
+			return 0;
 	}
-	if (size > o->text.len)
-		size = o->text.len;
-	/* consume before replying: once the reply is out, the reader may
-	 * close, and RELEASE (another thread) frees @o under our feet */
-	chunk = malloc(size);
-	if (!chunk) {
+	ret = copy_out(o, 0, size, copy);
+	if (ret)
+		return ret;
+	memmove(o->text.buf, o->text.buf + *size, o->text.len - *size);
+	o->text.len -= *size;
+	return 1;
+}
+
+/*
+ * Blocked stream reads.  A trace_pipe read that finds nothing does not
+ * sleep in its FUSE worker thread (16 such readers would hold every
+ * thread, and no other request, not even the kernel's INTERRUPT, would
+ * be served): its request waits in a list, and is answered by the
+ * stream waker thread, which drains the sources and checks the listed
+ * files every STREAM_PERIOD_NS, or by the INTERRUPT of a reader that
+ * got a signal (stream_interrupted).
+ *
+ * Whoever takes a wait off the list under wait_lock replies to it.
+ * Lock order: the request's lock (libfuse, around an interrupt
+ * callback), wait_lock, o->lock, tracing->lock.
+ */
+#define STREAM_PERIOD_NS (10 * 1000 * 1000)
+
+struct stream_wait {
+	fuse_req_t req;
+	struct tf_open *o;
+	size_t size;
+	struct stream_wait *next;
+};
+
+static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t wait_cond = PTHREAD_COND_INITIALIZER;
+static struct stream_wait *waits;
+static pthread_t waker;
+static bool waker_running, waker_stop;
+
+static void wait_add_locked(struct stream_wait *w)
+{
+	struct stream_wait **p = &waits;
+
+	while (*p)	/* FIFO: readers of one file are served in turn */
+		p = &(*p)->next;
+	w->next = NULL;
+	*p = w;
+}
+
+/* Takes @req's wait off the list; NULL if someone else took it. */
+static struct stream_wait *wait_take_locked(fuse_req_t req)
+{
+	struct stream_wait **p, *w;
+
+	for (p = &waits; (w = *p); p = &w->next)
+		if (w->req == req) {
+			*p = w->next;
+			return w;
+		}
+	return NULL;
+}
+
+/* libfuse's interrupt callback: the reader got a signal. */
+static void stream_interrupted(fuse_req_t req, void *data)
+{
+	struct stream_wait *w;
+
+	(void)data;
+	pthread_mutex_lock(&wait_lock);
+	w = wait_take_locked(req);
+	pthread_mutex_unlock(&wait_lock);
+	if (w) {
+		fuse_reply_err(req, EINTR);
+		free(w);
+	}
+}
+
+/* One pass over the waits: answers those with data or interrupted. */
+static void stream_wake_pass(void)
+{
+	struct stream_wait **p, *w;
+
+	for (p = &waits; (w = *p);) {
+		size_t size = w->size;
+		char *copy = NULL;
+		int ret = 0;
+
+		if (!fuse_req_interrupted(w->req)) {
+			pthread_mutex_lock(&w->o->lock);
+			/* a cheap look first: render only what has records */
+			if (tf_file_poll(w->o->node.def)(w->o, true))
+				ret = stream_take(w->o, &size, &copy);
+			pthread_mutex_unlock(&w->o->lock);
+			if (ret == 0) {
+				p = &w->next;
+				continue;
+			}
+		} else {
+			ret = -EINTR;
+		}
+		*p = w->next;
+		reply_copy(w->req, copy, size, ret < 0 ? ret : 0);
+		free(w);
+	}
+}
+
+static void *stream_waker(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&wait_lock);
+	while (!waker_stop) {
+		struct timespec ts;
+
+		if (!waits) {
+			pthread_cond_wait(&wait_cond, &wait_lock);
+			continue;
+		}
+		/* the sources' records reach the buffers (read-your-events)
+		 * without wait_lock: an interrupt is answered meanwhile */
+		pthread_mutex_unlock(&wait_lock);
+		tf_sources_drain();
+		pthread_mutex_lock(&wait_lock);
+		stream_wake_pass();
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += STREAM_PERIOD_NS;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&wait_cond, &wait_lock, &ts);
+	}
+	pthread_mutex_unlock(&wait_lock);
+	return NULL;
+}
+
+/* Parks @req until @o has text or the reader is interrupted. */
+static void stream_wait(fuse_req_t req, struct tf_open *o, size_t size)
+{
+	struct stream_wait *w = malloc(sizeof(*w));
+	int err = 0;
+
+	if (!w) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
-	memcpy(chunk, o->text.buf, size);
-	memmove(o->text.buf, o->text.buf + size, o->text.len - size);
-	o->text.len -= size;
-	fuse_reply_buf(req, chunk, size);
-	free(chunk);
+	w->req = req;
+	w->o = o;
+	w->size = size;
+	/* before the wait is listed (once listed, it may be answered and
+	 * @req freed at once); a callback that runs now finds nothing to
+	 * take, which the check under wait_lock below catches */
+	fuse_req_interrupt_func(req, stream_interrupted, NULL);
+	pthread_mutex_lock(&wait_lock);
+	if (!waker_running && !waker_stop) {
+		if (pthread_create(&waker, NULL, stream_waker, NULL) == 0)
+			waker_running = true;
+		else
+			err = EAGAIN;
+	}
+	if (waker_stop)
+		err = EIO;
+	else if (fuse_req_interrupted(req))
+		err = EINTR;
+	if (!err) {
+		wait_add_locked(w);
+		pthread_cond_signal(&wait_cond);
+	}
+	pthread_mutex_unlock(&wait_lock);
+	if (err) {
+		fuse_reply_err(req, err);
+		free(w);
+	}
+}
+
+void tf_fuse_ops_stop(void)
+{
+	struct stream_wait *w;
+
+	pthread_mutex_lock(&wait_lock);
+	waker_stop = true;
+	pthread_cond_signal(&wait_cond);
+	pthread_mutex_unlock(&wait_lock);
+	if (waker_running)
+		pthread_join(waker, NULL);
+	/* the session is over: nobody reads these replies any more */
+	while ((w = waits)) {
+		waits = w->next;
+		fuse_reply_err(w->req, EIO);
+		free(w);
+	}
 }
 
 static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
 	struct tf_open *o = (struct tf_open *)(uintptr_t)fi->fh;
-	int ret;
+	char *copy = NULL;
+	int ret = 0;
 
 	(void)ino;
 	if (!o->node.def->show) {
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
+	pthread_mutex_lock(&o->lock);
 	if (o->node.def->flags & TF_FD_STREAM) {
-		read_stream(req, o, size);
+		ret = stream_take(o, &size, &copy);
+		pthread_mutex_unlock(&o->lock);
+		if (ret == 0 && (o->flags & O_NONBLOCK))
+			ret = -EAGAIN;
+		if (ret == 0)
+			stream_wait(req, o, size);
+		else
+			reply_copy(req, copy, size, ret < 0 ? ret : 0);
 		return;
 	}
-	if (off == 0 || !o->rendered) {
+	if (off == 0 || !o->rendered)
 		ret = render(o);
-		if (ret) {
-			fuse_reply_err(req, -ret);
-			return;
-		}
-	}
-	if ((size_t)off >= o->text.len) {
-		fuse_reply_buf(req, NULL, 0);
-		return;
-	}
-	if (size > o->text.len - (size_t)off)
-		size = o->text.len - (size_t)off;
-	fuse_reply_buf(req, o->text.buf + off, size);
+	if (ret == 0)
+		ret = copy_out(o, (size_t)off, &size, &copy);
+	pthread_mutex_unlock(&o->lock);
+	reply_copy(req, copy, size, ret);
 }
 
 static void tf_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
@@ -549,8 +753,13 @@ static void *poll_notifier(void *arg)
 			pthread_cond_wait(&poll_cond, &poll_lock);
 		run_invalidations();
 		for (p = &poll_waiters; (w = *p);) {
-			if (event_gone(w->o) ||
-			    tf_file_poll(w->o->node.def)(w->o, true)) {
+			unsigned ready;
+
+			pthread_mutex_lock(&w->o->lock);
+			ready = event_gone(w->o) ||
+				tf_file_poll(w->o->node.def)(w->o, true);
+			pthread_mutex_unlock(&w->o->lock);
+			if (ready) {
 				fuse_lowlevel_notify_poll(w->ph);
 				fuse_pollhandle_destroy(w->ph);
 				*p = w->next;
@@ -719,9 +928,11 @@ static void tf_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 		fuse_reply_poll(req, TF_DEFAULT_POLLMASK);
 		return;
 	}
+	pthread_mutex_lock(&o->lock);
 	lock_for(o);
 	revents = event_gone(o) ? POLLERR : poll_fn(o, false);
 	unlock_for(o);
+	pthread_mutex_unlock(&o->lock);
 	if (ph && (revents || !poll_wait_for(o, ph)))
 		fuse_pollhandle_destroy(ph);
 	fuse_reply_poll(req, revents);
@@ -745,8 +956,30 @@ static void tf_release(fuse_req_t req, fuse_ino_t ino,
 	}
 	atomic_fetch_sub(&o->node.tr->open_refs, 1);
 	sb_release(&o->text);
+	pthread_mutex_destroy(&o->lock);
 	free(o);
 	fuse_reply_err(req, 0);
+}
+
+/*
+ * Creating or removing an entry of @parent (may_create, may_delete):
+ * write and search permission on it, else -EACCES; then -EPERM where
+ * tracefs has no such operation (everywhere but instances/, for mkdir
+ * and rmdir).
+ */
+static int may_change(fuse_req_t req, fuse_ino_t parent, bool instances_ok)
+{
+	struct tf_node dir;
+	int ret = may_dir(req, parent, TF_MAY_WRITE | TF_MAY_EXEC);
+
+	if (ret)
+		return ret;
+	tf_rcu_read_lock();
+	ret = resolve(req, parent, &dir);
+	tf_rcu_read_unlock();
+	if (ret == 0 && !(instances_ok && dir.kind == TF_N_INSTANCES))
+		ret = -EPERM;
+	return ret;
 }
 
 static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
@@ -759,6 +992,13 @@ static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	int ret;
 
 	(void)mode;
+	ret = may_change(req, parent, true);
+	if (ret == 0 && strlen(name) > TF_NAME_MAX)
+		ret = -ENAMETOOLONG;
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
 	tf_sources_sync();
 	pthread_mutex_lock(&t->lock);
 	tf_rcu_read_lock();
@@ -766,11 +1006,10 @@ static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 	tf_rcu_read_unlock();
 	if (ret == 0 && dir.kind != TF_N_INSTANCES)
 		ret = -EPERM;
-	if (ret == 0 && strlen(name) > 255)
-		ret = -ENAMETOOLONG;
 	if (ret == 0)
 		ret = tf_instance_create(t, name, &tr);
 	if (ret == 0) {
+		tf_access_instance_created(tr->id);
 		child = dir;
 		child.tr = tr;
 		child.kind = TF_N_ROOT;
@@ -789,9 +1028,15 @@ static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
 	struct timespec ms = { 0, 1000 * 1000 };
 	struct tf_tracing *t = tracing(req);
-	struct tf_node dir;
+	struct tf_node dir, child;
+	unsigned id = 0;
 	int ret;
 
+	ret = may_change(req, parent, true);
+	if (ret) {
+		fuse_reply_err(req, -ret);
+		return;
+	}
 	/* FUSE sends RELEASE after close() has returned, so a file closed
 	 * just before rmdir may still count as open (EBUSY) where the
 	 * kernel's synchronous close would not: give such releases up to
@@ -801,9 +1046,11 @@ static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 		pthread_mutex_lock(&t->lock);
 		tf_rcu_read_lock();
 		ret = resolve(req, parent, &dir);
-		tf_rcu_read_unlock();
 		if (ret == 0 && dir.kind != TF_N_INSTANCES)
 			ret = -EPERM;
+		if (ret == 0 && tf_node_lookup(&dir, name, &child) == 0)
+			id = child.tr->id;
+		tf_rcu_read_unlock();
 		if (ret == 0)
 			ret = tf_instance_remove(t, name);
 		pthread_mutex_unlock(&t->lock);
@@ -811,9 +1058,13 @@ static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 			break;
 		nanosleep(&ms, NULL);
 	}
+	if (ret == 0 && id)
+		tf_access_instance_removed(id);
 	fuse_reply_err(req, -ret);
 }
 
+/* open(O_CREAT) of a new name: tracefs has no create, so EACCES for
+ * root and for anyone else alike. */
 static void tf_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 		      mode_t mode, struct fuse_file_info *fi)
 {
@@ -827,48 +1078,46 @@ static void tf_create(fuse_req_t req, fuse_ino_t parent, const char *name,
 static void tf_mknod(fuse_req_t req, fuse_ino_t parent, const char *name,
 		     mode_t mode, dev_t rdev)
 {
-	(void)parent;
 	(void)name;
 	(void)mode;
 	(void)rdev;
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, -may_change(req, parent, false));
 }
 
 static void tf_unlink(fuse_req_t req, fuse_ino_t parent, const char *name)
 {
-	(void)parent;
 	(void)name;
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, -may_change(req, parent, false));
 }
 
 static void tf_rename(fuse_req_t req, fuse_ino_t parent, const char *name,
 		      fuse_ino_t newparent, const char *newname,
 		      unsigned int flags)
 {
-	(void)parent;
+	int ret = may_change(req, parent, false);
+
 	(void)name;
-	(void)newparent;
 	(void)newname;
 	(void)flags;
-	fuse_reply_err(req, EPERM);
+	if (ret == -EPERM)
+		ret = may_change(req, newparent, false);
+	fuse_reply_err(req, -ret);
 }
 
 static void tf_link(fuse_req_t req, fuse_ino_t ino, fuse_ino_t newparent,
 		    const char *newname)
 {
 	(void)ino;
-	(void)newparent;
 	(void)newname;
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, -may_change(req, newparent, false));
 }
 
 static void tf_symlink(fuse_req_t req, const char *link, fuse_ino_t parent,
 		       const char *name)
 {
 	(void)link;
-	(void)parent;
 	(void)name;
-	fuse_reply_err(req, EPERM);
+	fuse_reply_err(req, -may_change(req, parent, false));
 }
 
 static void tf_statfs(fuse_req_t req, fuse_ino_t ino)
@@ -878,7 +1127,7 @@ static void tf_statfs(fuse_req_t req, fuse_ino_t ino)
 	(void)ino;
 	memset(&st, 0, sizeof(st));
 	st.f_bsize = 4096;
-	st.f_namemax = 255;
+	st.f_namemax = TF_NAME_MAX;
 	fuse_reply_statfs(req, &st);
 }
 
@@ -887,6 +1136,7 @@ const struct fuse_lowlevel_ops tf_fuse_ops = {
 	.lookup = tf_lookup,
 	.getattr = tf_getattr,
 	.setattr = tf_setattr,
+	.opendir = tf_opendir,
 	.readdir = tf_readdir,
 	.open = tf_open,
 	.read = tf_read,

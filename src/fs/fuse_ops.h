@@ -18,5 +18,11 @@ void tf_fuse_set_session(struct fuse_session *se);
  * removed event (and of its system when it has no event left). */
 void tf_fuse_event_removed(struct tf_tracing *t, const struct tf_system *sys,
 			   const char *name, bool system_gone);
+/* How long the kernel may cache attributes (default 1 s). */
+void tf_fuse_ops_set_attr_timeout(double seconds);
+
+/* After the session loop: answers the reads still waiting (EIO) and
+ * stops the thread that answers them. */
+void tf_fuse_ops_stop(void);
 
 #endif

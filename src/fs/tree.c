@@ -66,6 +66,11 @@ bool tf_node_event_gone(const struct tf_node *n)
 	return is_event_kind(n->kind) && !event_present(n->t->reg, ev, n->gen);
 }
 
+unsigned tf_ino_trace_array(uint64_t ino)
+{
+	return ino == FUSE_ROOT_ID ? 0 : (unsigned)(ino >> INO_TR_SHIFT);
+}
+
 bool tf_node_is_dir(const struct tf_node *n)
 {
 	return n->kind < TF_N_DIR_MAX;
@@ -526,10 +531,14 @@ void tf_node_readdir(const struct tf_node *dir, long pos, tf_dir_fill fill,
 long tf_parse_ulong(const char *buf, size_t len, unsigned long *val)
 {
 	uint64_t v;
+	int ret;
 
-	/* kstrtoul_from_user(buf, len, 10, &val) */
-	if (len == 0 || tf_kstrtoull_buf(buf, len, 10, &v) < 0)
+	/* kstrtoul_from_user(buf, len, 10, &val): -ERANGE past 2^64-1 */
+	if (len == 0)
 		return -EINVAL;
+	ret = tf_kstrtoull_buf(buf, len, 10, &v);
+	if (ret < 0)
+		return ret;
 	*val = (unsigned long)v;
 	return 0;
 }

@@ -16,6 +16,7 @@
 #ifndef TF_FS_TREE_H
 #define TF_FS_TREE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
@@ -90,11 +91,17 @@ struct tf_node {
 	const struct tf_file_def *def;	/* files only */
 };
 
-/* An open file. */
+/*
+ * An open file.  Several threads may read one descriptor at once: @lock
+ * serialises what its reads and polls change (the rendered @text, a
+ * stream's unread text, @priv's per-reader state), as the kernel's
+ * seq_file and trace_pipe reads serialise on a per-file mutex.
+ */
 struct tf_open {
 	struct tf_node node;
 	int flags;			/* open(2) flags */
 	int pid;			/* the opener */
+	pthread_mutex_t lock;
 	struct strbuf text;		/* rendered content */
 	bool rendered;
 	int event_id;			/* event files: the id at open */
@@ -108,6 +115,8 @@ uint64_t tf_node_ino(const struct tf_node *n);
 /* An event or event-file node whose event was removed (its index is
  * vacant or another event's): what an open file of it finds.  Lock-free. */
 bool tf_node_event_gone(const struct tf_node *n);
+/* The id of the trace array an inode number belongs to. */
+unsigned tf_ino_trace_array(uint64_t ino);
 /* Resolves an inode number; -ENOENT when it names nothing (any more). */
 int tf_node_from_ino(struct tf_tracing *t, uint64_t ino, struct tf_node *n);
 /* The same, also for an event or event file whose event was removed:

@@ -21,6 +21,9 @@
 #             builtin) and writes the records it saw, as injection lines,
 #             to $SIGMATCH_LINES; SIDE=tf injects those same records with
 #             tracefuse-inject (TF_INJECT="BIN MOUNTPOINT")
+#   errnos    tests/differential/errnos.txt: single writes of bytes
+#             (NULs too) to the files of the trace array, then path
+#             operations: stat and rmdir of a 300-character name, mknod
 #   match     tests/differential/match.txt: which trace_marker writes
 #             (ftrace:print) a trigger filter accepts, seen through a
 #             `traceoff if FILTER` trigger and the instance's tracing_on
@@ -49,6 +52,9 @@ errname() {
 	*"Cannot allocate memory"*) ERR=ENOMEM ;;
 	*"Device or resource busy"*) ERR=EBUSY ;;
 	*"Numerical result out of range"*) ERR=ERANGE ;;
+	*"Value too large for defined data type"*) ERR=EOVERFLOW ;;
+	*"File name too long"*) ERR=ENAMETOOLONG ;;
+	*"Permission denied"*) ERR=EACCES ;;
 	*"Bad file descriptor"*) ERR=EBADF ;;
 	*) ERR="UNKNOWN($1)" ;;
 	esac
@@ -99,7 +105,7 @@ record() { # FILE CMD: write, read back, error_log
 
 : > "$R/error_log"
 
-section=${SECTIONS:-filters triggers sigmatch match}
+section=${SECTIONS:-filters triggers sigmatch match errnos}
 
 if [[ " $section " == *" filters "* ]]; then
 	echo "##### filters" >&3
@@ -215,4 +221,47 @@ if [[ " $section " == *" match "* ]]; then
 		put A "$T" '!traceoff'
 	done < "$here/match.txt"
 	put W "$R/trace" ''
+fi
+
+# op WHAT CMD...: a path operation's errno
+op() {
+	local what=$1 msg
+	shift
+	if "$@" > /dev/null 2>"$tmp/e"; then ERR=OK; else
+		slurp "$tmp/e"; msg=${SLURP%%$'\n'*}
+		errname "${msg##*: }"
+	fi
+	printf '@ %s\n= %s\n' "$what" "$ERR" >&3
+}
+
+if [[ " $section " == *" errnos "* ]]; then
+	echo "##### errnos" >&3
+	while IFS=$'\t' read -r f mode d; do
+		case "$f" in ''|'#'*) continue ;; esac
+		# the bytes of d, escapes and NULs included, in one write
+		printf '%b' "$d" > "$tmp/in"
+		if [ "$mode" = W ]; then
+			dd if="$tmp/in" of="$R/$f" bs=64k 2>"$tmp/e"
+		else
+			dd if="$tmp/in" of="$R/$f" bs=64k oflag=append \
+				conv=notrunc 2>"$tmp/e"
+		fi
+		if [ $? -eq 0 ]; then ERR=OK; else
+			slurp "$tmp/e"; msg=${SLURP%%$'\n'*}
+			errname "${msg##*: }"
+		fi
+		printf '@ %s\t%s\n= %s\n' "$f" "$d" "$ERR" >&3
+		slurp "$R/$f"; esc "$SLURP"; printf '> %s\n' "$ESC" >&3
+		errlog; printf '! %s\n' "$ESC" >&3
+	done < "$here/errnos.txt"
+	put W "$R/set_event_pid" ''
+	put W "$R/set_event_notrace_pid" ''
+	long=$(printf 'a%.0s' $(seq 300))
+	op "stat <300 characters>" stat "$R/$long"
+	op "rmdir <300 characters>" rmdir "$R/$long"
+	op "mkdir <300 characters>" mkdir "$R/$long"
+	op "mknod p" mknod "$R/tfdiff-fifo" p
+	op "mkdir d" mkdir "$R/tfdiff-dir"
+	op "touch f" touch "$R/tfdiff-file"
+	op "rm trace" rm -f "$R/trace"
 fi

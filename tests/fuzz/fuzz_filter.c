@@ -36,8 +36,10 @@ static const struct tf_field fields[] = {
 	{ "arr", "u8[6]", 64, 6, false, false, TF_FIELD_ARRAY },
 	{ "buf", "char[]", 70, 0, false, false, TF_FIELD_STR_STATIC },
 };
-static const struct tf_event ev = { "fuzz", "all", 1,
-	sizeof(fields) / sizeof(fields[0]), fields, NULL, NULL, 0, NULL };
+static const struct tf_event ev = {
+	.system = "fuzz", .name = "all", .id = 1,
+	.nr_fields = sizeof(fields) / sizeof(fields[0]), .fields = fields,
+};
 
 static uint64_t sym_name(void *d, const char *n)
 {
@@ -70,7 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	tf_filter_is_clear(str);
 	if (tf_filter_compile(&ev, str, &f, &e) == 0) {
-		struct tf_record r = { &ev, rec, 0, 0, 0, "comm", NULL, 0 };
+		struct tf_record r = { .event = &ev, .data = rec,
+				       .comm = "comm" };
 
 		t = tf_filter_file_text(f);
 		free(t);

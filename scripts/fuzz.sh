@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# fuzz.sh [SECONDS] [OUTDIR] - builds every libFuzzer target in
+# tests/fuzz/ (fuzz_filter: the filter language; fuzz_hist: hist and the
+# other trigger commands; fuzz_synth: synthetic_events and
+# dynamic_events; fuzz_control: set_event, the pid lists and the
+# injection text) with clang -fsanitize=fuzzer,address,undefined, and
+# runs each for SECONDS (default 60; `make fuzz`) from seeds made of the
+# test corpora.  Corpora and crashes go to OUTDIR (default: a fresh
+# temporary directory, removed unless something crashed).  Prints each
+# target's executions, coverage and result; exits 1 if any crashed,
+# leaked or timed out.  Needs clang and libclang-rt-14-dev.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+secs=${1:-60}
+out=${2:-}
+keep=1
+if [ -z "$out" ]; then
+	out=$(mktemp -d "${TMPDIR:-/tmp}/tf-fuzz.XXXXXX") || exit 1
+	keep=0
+fi
+command -v clang > /dev/null || {
+	echo "fuzz.sh: clang is needed (apt-get install clang libclang-rt-14-dev)" >&2
+	exit 2
+}
+cd "$top"
+srcs=$(ls src/*/*.c)
+flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+	-DTF_FUZZ_FORMATS=\"$top/tests/oracle/formats-6.12\"
+	-DTF_DATADIR=\"/nonexistent\" -DTF_VERSION=\"fuzz\"
+	-DTF_SRCDATADIR=\"$top/data\" -D_GNU_SOURCE -DURCU_INLINE_SMALL_FUNCTIONS
+	-I src -I include -I /usr/include/traceevent -I /usr/include/tracefs
+	-I /usr/include/trace-cmd -I /usr/include/fuse3"
+libs="-ltracecmd -ltracefs -ltraceevent -lurcu-memb -lurcu-common -lurcu-cds
+	-lfuse3 -lpthread"
+
+# seeds: one file per line of each corpus
+seed() {	# DIR CTLBYTE FILE...: a file per line, CTLBYTE first
+	d=$1 c=$2
+	shift 2
+	mkdir -p "$d"
+	i=0
+	cat "$@" | while IFS= read -r l; do
+		i=$((i + 1))
+		printf "\\$(printf %o "$c")%s" "$l" > "$d/s$i"
+	done
+}
+seed "$out/seeds/filter" 1 tests/filter-corpus/filters.txt
+grep -ho "'!\?hist:[^']*'" tests/hist-golden/*.sh | tr -d "'" > "$out/hist.txt"
+seed "$out/seeds/hist" 56 "$out/hist.txt"
+grep -h '^[AW] ' tests/trigger-corpus/corpus.txt | cut -c3- > "$out/trig.txt"
+seed "$out/seeds/hist" 57 "$out/trig.txt"
+printf '%s\n' 'sched:sched_switch' '*:*' 'irq:*' '!sched:*' ':mod:x' \
+	'sched_switch' 'ftrace:print' > "$out/set_event.txt"
+seed "$out/seeds/control" 0 "$out/set_event.txt"
+printf '%s\n' '1 2 3' '0x10 010' '4294967296' '-1' '1 garbage' > "$out/pids.txt"
+seed "$out/seeds/control" 2 "$out/pids.txt"
+grep -vh '^#' tests/*.txt docs/inject.md 2>/dev/null | grep -E '^[a-z_]+:[a-z_]+ ' > "$out/inject.txt"
+printf '%s\n' 'sched:sched_switch pid=5 comm=bash prev_comm=bash prev_pid=5 next_comm=x next_pid=7' \
+	'ftrace:print buf="hello"' >> "$out/inject.txt"
+seed "$out/seeds/control" 3 "$out/inject.txt"
+grep -ho "[AW] \(synthetic\|dynamic\)_events '[^']*'" tests/oracle/synth-*.sh 2>/dev/null |
+	sed "s/^[AW] [a-z_]* '//; s/'\$//" | sort -u > "$out/synth.txt"
+seed "$out/seeds/synth" 4 "$out/synth.txt"
+
+rc=0
+for src in tests/fuzz/fuzz_*.c; do
+	t=${src#tests/fuzz/fuzz_}
+	t=${t%.c}
+	mkdir -p "$out/seeds/$t"
+	bin=$out/fuzz_$t
+	echo "== fuzz_$t: build"
+	# shellcheck disable=SC2086
+	clang $flags $srcs "tests/fuzz/fuzz_$t.c" $libs -o "$bin" || { rc=1; continue; }
+	mkdir -p "$out/corpus/$t"
+	echo "== fuzz_$t: $secs s"
+	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 \
+		-print_final_stats=1 -artifact_prefix="$out/fuzz_$t-" \
+		"$out/corpus/$t" "$out/seeds/$t" > "$out/fuzz_$t.log" 2>&1
+	r=$?
+	grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+[[:space:]]+DONE' \
+		"$out/fuzz_$t.log"
+	if [ $r -ne 0 ]; then
+		echo "fuzz_$t: FAILED (exit $r); the input and log are in $out"
+		grep -m3 -E 'ERROR|SUMMARY' "$out/fuzz_$t.log"
+		rc=1 keep=1
+	else
+		echo "fuzz_$t: no crash, no leak"
+	fi
+done
+[ $keep -eq 1 ] || rm -rf "$out"
+exit $rc
