@@ -25,7 +25,18 @@ load helpers
 	run unshare --mount --propagation private \
 		bash -c '
 		set -u
+		# a checkout under /tmp stays where it is: keep a handle on
+		# it and bind it back into the empty /tmp at the same path
+		exec 3<"$1"
 		mount -t tmpfs -o mode=1777 tracefuse-hygiene /tmp || exit 90
+		keep=
+		case "$1" in
+		/tmp/*)
+			mkdir -p "$1" && mount --no-canonicalize --bind /proc/self/fd/3 "$1" || exit 91
+			keep=${1#/tmp/}; keep=/tmp/${keep%%/*}
+			;;
+		esac
+		exec 3<&-
 		before=$(awk "{ print \$2, \$3 }" /proc/mounts | sort)
 		mkdir -m 0 /tmp/in /tmp/e /tmp/big
 		cd "$1"
@@ -35,7 +46,7 @@ load helpers
 		bats --tap -f "errors.sh" bats/hist.bats || echo "SUITE FAILED: hist"
 		bats --tap -f "oracle: set_event.sh" bats/oracle.bats || echo "SUITE FAILED: oracle"
 		rmdir /tmp/in /tmp/e /tmp/big
-		echo "left in /tmp:"; find /tmp -mindepth 1 -maxdepth 1
+		echo "left in /tmp:"; find /tmp -mindepth 1 -maxdepth 1 ! -path "${keep:-/tmp}"
 		after=$(awk "{ print \$2, \$3 }" /proc/mounts | sort)
 		echo "mounts left:"; comm -13 <(echo "$before") <(echo "$after")
 		echo "processes left:"
