@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # daemon.bats - daemon hygiene (issue 2, item 8): --help/--version, clear
 # errors and exit status 1 for bad mount points and a missing /dev/fuse,
 # clean unmount on SIGTERM/SIGINT, the /proc/mounts line, FUSE -o options,

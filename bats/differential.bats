@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # differential.bats - the host kernel's tracefs against tracefuse, write
 # for write.  tests/differential/drive.sh writes the filter corpus (362
 # strings), the trigger corpus's plain commands (143: no hist, no

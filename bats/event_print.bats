@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # event_print.bats - events the kernel prints with output functions of
 # its own, not from their print fmt: syscall entries and exits (as the
 # emulated kernel's release prints them) and ftrace's internal events.

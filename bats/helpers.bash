@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # helpers.bash - shared by the Bats suites: mount a private tracefuse,
 # write exactly once, run an oracle script against it.
 

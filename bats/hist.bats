@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 #
 # hist.bats - hist triggers through a mounted tracefuse, as a script sees
 # them.  The expected text is the real kernel's (tests/hist-golden/*.out,

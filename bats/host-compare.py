@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """host-compare.py - tracefuse against the host kernel's tracefs, for
 bats/host.bats.  One process per check, so that ~2000 events cost no forks.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # host.bats - tracefuse against the host kernel's own tracefs (issue 2,
 # items 3, 4 and 11): with the host's schemas (the default: no --formats),
 # format and id of every event both have are byte-identical,

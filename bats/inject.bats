@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 #
 # inject.bats - text injection (docs/inject.md): the tracefuse-inject
 # client over the daemon's socket, and the inject:FILE source; the text

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # kernel.bats - the live kernel source (--source kernel) and
 # `tracefuse run`.  Every test needs root and a usable host tracefs
 # (mountable, with instances/); without one they skip and say why.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 #
 # libtracefs.bats - a program written against libtracefs 1.6.4
 # (tests/tracefs_client.c: tracefs_hist, tracefs_synth, tracefs_sql) run

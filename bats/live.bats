@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # live.bats - the live kernel source answering as the kernel does: every
 # file operation ordered after the events before it, pid following,
 # the kernel's own text for syscall events.  Each shell sequence of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # The kernel's own answers: each tests/oracle/NAME.sh ran on Linux 6.12
 # (shared/oracle) and its output is NAME.out.  Here the same script runs
 # on a fresh tracefuse with the same kernel's event formats, and every

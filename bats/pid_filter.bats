@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # pid_filter.bats - set_event_pid and set_event_notrace_pid as the
 # kernel applies them (trace_events.c): sched_switch is kept when the
 # previous or the next task passes, a wakeup when the waking or the

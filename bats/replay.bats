@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 #
 # replay.bats - `--source replay:FILE`: the bundled sample trace
 # (data/sample.dat, recorded on a real kernel into the buffer instance

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # synth.bats - synthetic events through the mount: what the kernel's
 # caches and the daemon's memory make of events that come and go.
 # (What the files answer is checked against the kernel by oracle.bats:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # trace, trace_pipe and stack entries as a reader of the kernel's sees them
 # (an address without a symbol prints as trace_seq_print_sym()'s 0x%08lx).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 #
 # trace_options.bats - the output options (irq-info, record-tgid,
 # context-info, latency-format, verbose) and trace_clock change what

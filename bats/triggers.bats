@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
 # triggers.bats - event triggers through the mounted filesystem, as a
 # shell script sees them.  Every write is one write() (dd), like the
 # oracle captures in tests/trigger-corpus/.

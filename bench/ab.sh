@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # ab.sh - interleaved A/B of bench_hist on a shared, noisy machine: runs
 # single repetitions of A and B alternately and prints, per case, the
 # minimum, median and maximum of the one-thread CPU ns/event.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bare_fs.c - the floor for bench_control: a bare libfuse low-level
  * filesystem with the same shape as the control files it is compared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bench_common.h - what every benchmark shares: clocks (thread CPU time,
  * as the machine is shared) and median (min-max) of repetitions.

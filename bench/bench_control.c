@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bench_control.c - control path speed: tracefuse against a bare libfuse
  * filesystem (bench/bare_fs.c) in the same run.

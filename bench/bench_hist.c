@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bench_hist.c - a hist trigger end to end: ns/event through tf_dispatch
  * (the soft-mode check, the trigger list, the trigger's `if` filter, the

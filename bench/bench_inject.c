@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bench_inject.c - text injection in process: lines/s of the parser and
  * packer (src/source/inject_parse.c), and of the whole path to the trace

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bench_keys.h - the key streams of the map benchmarks (uniform or
  * Zipf(1.0) over n distinct, scattered keys), pre-generated so the RNG

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # bench_live.sh - the live kernel source under a pipe ping-pong load
 # (docs/performance.md, "Live source").  Needs root and a usable host
 # tracefs.  Usage: [PAIRS=N] bench/bench_live.sh [SECONDS] [EVENTS...]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bench_live_pingpong.c - the load for bench_live.sh: two processes pass
  * one byte back and forth over a pair of pipes for SECONDS seconds (each

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bench_map.c - ns/event of the hist map (src/hist/tracing_map.c) against
  * the floor of a bare single-threaded open-addressing table, for 2048,

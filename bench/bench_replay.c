@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * bench_replay.c - events/s of the replay source (src/source/replay.c)
  * through the whole path: record -> tf_dispatch -> trace buffer, on one

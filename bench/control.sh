@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # control.sh - control path speed: mounts tracefuse and bench/bare_fs on
 # temporary directories, runs bench/bench_control against both in the
 # same run, unmounts.  Run from the build directory (or set TF_BUILDDIR).

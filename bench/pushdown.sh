@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # pushdown.sh - a filtered lseek workload through the live source
 # (docs/performance.md, "Filters pushed down to the host").  Needs root
 # and a usable host tracefs.  Usage: [TF_BIN=...] bench/pushdown.sh [N]

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # capture-formats.sh [TRACEFS_DIR] [OUT_DIR]
 #
 # Copy, byte for byte, the event schemas that tracefuse bundles from a live

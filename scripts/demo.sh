@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # demo.sh - README command 1: set up, build, mount tracefuse on
 # /mnt/tracing (or $1), run an example trigger script there, unmount.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # example-trigger-script.sh - what a user's script does in a tracing
 # directory; run by demo.sh inside the tracefuse mount.
 set -eu

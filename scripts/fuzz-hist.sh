@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # fuzz-hist.sh [SECONDS] [OUTDIR] - build tests/fuzz/fuzz_hist.c (libFuzzer,
 # ASan, UBSan) and run it for SECONDS (default 600) from seeds made of the
 # hist commands in tests/hist-golden/*.sh.  Crashes land in OUTDIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # fuzz-synth.sh [SECONDS] [OUTDIR] - build tests/fuzz/fuzz_synth.c
 # (libFuzzer, ASan, UBSan) and run it for SECONDS (default 600) from seeds
 # made of the synthetic_events and dynamic_events commands of

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """Regenerates src/fs/readme_text.c from the kernel's README text.
 
 Usage: scripts/gen-readme.py tests/oracle/kernel-README.txt > src/fs/readme_text.c

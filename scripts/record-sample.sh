@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # record-sample.sh [OUT_FILE]
 #
 # Record a small, real trace of this host into OUT_FILE (default

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # setup.sh - installs what tracefuse needs on Debian 12 and builds it.
 # Called by demo.sh and test.sh; safe to run again (it skips what is done).
 set -eu

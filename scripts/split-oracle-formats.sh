@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # Splits the output of tests/oracle/formats.sh (run on the oracle kernel)
 # into a directory laid out like tracefs's events/, for `tracefuse --formats`.
 # Usage: scripts/split-oracle-formats.sh formats.out OUT_DIR

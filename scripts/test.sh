@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # test.sh - README command 2: set up, build, run every test: the C unit
 # tests (make check) and the Bats suites under bats/.  Ends with the
 # summary line "N passed, N failed, N skipped".

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # tsan-hist.sh [OUTDIR] - build tests/test_hist_concurrency.c and all of
 # src/ (but main.c) with ThreadSanitizer and run it with the suppressions
 # of tests/tsan.supp (liburcu is not instrumented: see that file).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # tsan.sh - builds the library and tests/test_filter_concurrency.c (and
 # any other test named on the command line) with -fsanitize=thread in a
 # private directory (the tree's objects are untouched) and runs them with

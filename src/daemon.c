@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * daemon.c - finding the host tracefs and the schemas (see daemon.h).
  */

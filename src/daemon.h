@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * daemon.h - start-up pieces of the tracefuse daemon: finding the host's
  * tracefs and loading the schemas the tree presents.

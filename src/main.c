@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * main.c - the tracefuse daemon: options, schemas, mount, FUSE loop.
  */

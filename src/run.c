@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * run.c - `tracefuse run [OPTIONS] -- COMMAND...` (see run.h).
  *

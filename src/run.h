@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * run.h - `tracefuse run [OPTIONS] -- COMMAND...`: COMMAND in a private
  * mount namespace where /sys/kernel/tracing is tracefuse.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * check.h - the smallest unit-test harness that serves: CHECK() records a
  * failure with its line and goes on, check_done() prints a summary and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_event_growth.c - events added to a mounted tree while events
  * stream and readers walk the tree (a replay started by tracefuse-inject

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_events.c - the schema registry, enabling, set_event and the pid
  * lists, without FUSE: what a write to those files does to the state.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_filter.c - the filter language against the kernel.
  *

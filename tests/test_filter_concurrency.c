@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_filter_concurrency.c - filters and triggers replaced while events
  * stream (issue 4, item 6).  Two ingest threads dispatch signal_generate

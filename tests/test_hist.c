@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_hist.c - hist triggers as a script sees them: writing hist
  * commands to an event's trigger file, firing the event with records

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_hist_concurrency.c - hist triggers while events stream: two ingest
  * threads feed kmem:kmalloc records through tf_dispatch and

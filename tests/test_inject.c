@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_inject.c - the injection line parser and packer
  * (src/source/inject_parse.c): every field kind, number bases, signed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_ring_buffer.c - the trace buffer's pages, against what Linux 6.12
  * shows for the same writes (tests/oracle/ring-buffer.sh and .out: the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_tracing_map.c - the hist map: sizes as size= gives them, Hits,
  * Entries and Dropped as hist's Totals show them (also with two ingest

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * test_trigger.c - the trigger file as a script sees it: what writing a
  * command returns and what the file reads back afterwards (replayed from

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * ring_buffer.c - the per-CPU trace buffer (see ring_buffer.h).
  *

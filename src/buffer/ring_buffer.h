@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ring_buffer.h - the per-CPU trace buffer: records in the kernel's
  * binary layout with their timestamps, in pages as the kernel's ring

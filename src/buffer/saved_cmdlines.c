@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * saved_cmdlines.c - pid -> comm map (see saved_cmdlines.h).
  *

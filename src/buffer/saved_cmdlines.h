@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * saved_cmdlines.h - the pid -> comm map the trace output prints from,
  * as the kernel's saved_cmdlines (a task not in it prints as "<...>").

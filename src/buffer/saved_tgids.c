@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * saved_tgids.c - pid -> tgid map (see saved_tgids.h).
  *

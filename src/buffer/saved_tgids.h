@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * saved_tgids.h - the pid -> tgid map the trace output prints from with
  * record-tgid, as the kernel's tgid_map (a pid not in it prints as

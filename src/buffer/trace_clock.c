@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * trace_clock.c - the trace clocks (see trace_clock.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace_clock.h - the clocks of `trace_clock` (the kernel's trace_clocks[]
  * table) and the timestamps a trace buffer gives its records.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace_output.h - the text of `trace`, `trace_pipe`, per_cpu files and
  * `snapshot`: the kernel's headers and context columns as the output

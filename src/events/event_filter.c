@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * event_filter.c - the `filter` files of events and systems: compiling
  * with src/filter, publishing under RCU, and the text the files show

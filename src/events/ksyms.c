@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * ksyms.c - the kernel symbols of the tree (see ksyms.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * ksyms.h - the kernel symbols of the events in the tree: what %pS in
  * `trace`, .sym/.sym-offset and stack keys in `hist`, and .function in

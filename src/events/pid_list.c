@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * pid_list.c - set_event_pid and set_event_notrace_pid: a sorted pid set,
  * replaced whole on each write and read by the event path under RCU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * schema.c - field lookup and string access on event schemas.
  */

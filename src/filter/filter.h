@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * filter.h - the event filter language: compile once, match per record.
  *

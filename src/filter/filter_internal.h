@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * filter_internal.h - the compiled form of a filter, shared by the parser
  * (filter_parse.c) and the evaluator (filter_match.c).

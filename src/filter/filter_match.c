@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * filter_match.c - runs a compiled filter over a record.
  *

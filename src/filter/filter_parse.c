@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * filter_parse.c - compiles a filter string into a predicate program.
  *

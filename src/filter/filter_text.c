@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * filter_text.c - what a script reads back: the `filter` file's text and
  * the error_log entry of a failed write, byte for byte as the kernel's

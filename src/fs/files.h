@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * files.h - file operations shared between the file tables: the trace
  * buffer files (files_buffer.c) and the options (files_options.c) appear

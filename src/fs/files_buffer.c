@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * files_buffer.c - the trace buffer's files: trace, trace_pipe,
  * snapshot, buffer_size_kb, buffer_total_size_kb, trace_marker(_raw)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * files_options.c - trace_options and options/<name>: the kernel's trace
  * flags.  The ones tracefuse applies (context-info, irq-info,

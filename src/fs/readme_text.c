@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * readme_text.c - the top-level README: the kernel's mini-HOWTO, as
  * Linux 6.12 prints it (captured with shared/oracle; regenerate with

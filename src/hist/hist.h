@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hist.h - the `hist` trigger command: histograms over an event's records,
  * the kernel's kernel/trace/trace_events_hist.c without variables and

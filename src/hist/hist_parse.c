@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * hist_parse.c - from a hist command's text to a hist_data: the
  * attributes (keys=, vals=, sort=, size=, name=, clock=, pause/cont/clear,

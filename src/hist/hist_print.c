@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * hist_print.c - what hist triggers show: the trigger file's read-back
  * line (event_hist_trigger_print), the `hist` file (hist_show: a header

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * hist_sym.c - names for numbers: kernel symbols for .sym, .sym-offset
  * and stack keys (a pluggable resolver, by default the tree's kernel

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * hist_syscalls.h - x86_64 syscall names for the .syscall modifier, by number.
  * Generated from the host's /usr/include/x86_64-linux-gnu/asm/unistd_64.h:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * hist_trigger.c - the "hist" trigger command: parsing a write into a
  * trigger (the kernel's event_hist_trigger_parse), the matching rules

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * tracing_map.c - the hist-trigger map: insertion, per-slot sums, totals,
  * clear, and the kernel's sort.  The design and its threading rules are in

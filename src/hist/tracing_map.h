@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tracing_map.h - the hist-trigger map: a fixed-size, insert-only table of
  * entries (tracing_map_elt) keyed by a histogram's compound key, holding

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * inject.c - the `inject:FILE` source (`-` for stdin): a thread reads the
  * file or pipe, parses its lines (inject_parse.c) and dispatches them.

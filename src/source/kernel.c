@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * kernel.c - the live kernel source (see kernel.h): a private instance
  * `tracefuse-<pid>` on the host's tracefs, where exactly the events the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kernel.h - the live kernel source (`--source kernel`): real tracepoints
  * from a private instance on the host's tracefs.

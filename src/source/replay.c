@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * replay.c - the trace.dat replay source (see replay.h and
  * docs/sources.md, "Replay").

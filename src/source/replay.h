@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * replay.h - trace.dat replay (libtracecmd): the `replay:FILE` source and
  * replays started later by the injection client.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trace_marker.h - writes to trace_marker become ftrace:print records.
  */

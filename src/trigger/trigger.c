@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * trigger.c - the trigger file and the per-event trigger list (see
  * trigger.h): the command table, the kernel's trigger_process_regex()

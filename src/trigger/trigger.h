@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trigger.h - event triggers: the commands written to an event's
  * `trigger` file and the per-event, RCU-protected list they live on.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * trigger_cmds.c - the plain trigger commands: traceon, traceoff,
  * snapshot, stacktrace, enable_event, disable_event, enable_hist and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * trigger_internal.h - what trigger.c and trigger_cmds.c share.
  */

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * error_log.c - the tracing error log (see error_log.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * error_log.h - the kernel's tracing error log: the last 8 command errors
  * of a trace array, each with where it happened, the command and a caret.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * kstrto.c - the kernel's number parsing, and reading a whole file
  * (see kstrto.h).

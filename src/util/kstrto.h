@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kstrto.h - the kernel's kstrtoull()/kstrtoll(): how tracefs files
  * parse numbers, quirks included (a leading '+', base 0 meaning 0x hex or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * rcu.c - lazy reader registration for liburcu's memb flavour.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rcu.h - liburcu (memb flavour) for threads tracefuse does not create.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * strbuf.c - a growable byte string (see strbuf.h).
  */

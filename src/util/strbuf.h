@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * strbuf.h - a growable byte string for generated file contents.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # drive.sh ROOT OUT - writes the differential corpus to the trace array
 # at ROOT (a host tracefs instance or a tracefuse one) and prints, for
 # every write, the errno, the file's read-back and the error_log entries

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # capture.sh - records what a real kernel does with each filter string of
 # filters.txt: the write's errno, the `filter` file's text, and the
 # error_log entry (without its timestamp).  Writes golden.txt and copies

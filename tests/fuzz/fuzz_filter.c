@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * fuzz_filter.c - libFuzzer target for the filter language.
  *

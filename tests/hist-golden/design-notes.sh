@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # every command sequence of Documentation/trace/histogram-design.rst
 # (reference/histogram-design.txt), in its order, with the hist_debug
 # files it shows (a kernel with CONFIG_HIST_TRIGGERS_DEBUG); the

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # edge.sh: attribute edge cases (repeats, empties, limits, special fields) with their
 # read-back and error_log, and numeric widths, on ftrace:print fed by trace_marker.
 # pid-independent; common_comm (a 6.16 field tracefuse has, 6.12 not) is left out.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # error-log.sh: error_log limits as hist errors fill it: how many entries stay,
 # long commands, carets far right, and a write to error_log that is not a clear.
 A() { local f=$1; shift; local d="$*"; local r; printf '%s' "$d" > /tmp/in; if dd if=/tmp/in bs=4M 2>/tmp/e >> "$f"; then r=OK; else r=$(grep -v records /tmp/e | sed 's/.*: //' | head -1); fi; printf 'A %s %.60q -> %s\n' "$f" "$d" "$r"; }

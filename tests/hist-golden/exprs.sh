@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # expressions, constants, unary minus and negative (signed) keys and values
 C() { echo "--- cat $1:"; cat "$1" 2>&1; echo "--- end"; }
 T=events/ftrace/print/trigger

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # filters.sh: hist triggers with `if` filters on ftrace:print (buf globs, numeric,
 # CPUS{}, compound), each counting the trace_marker writes it lets through.
 W() { local f=$1; shift; local d="$*"; local r; printf '%s' "$d" > /tmp/in; if dd if=/tmp/in bs=4M 2>/tmp/e > "$f"; then r=OK; else r=$(grep -v records /tmp/e | sed 's/.*: //' | head -1); fi; printf 'W %s %q -> %s\n' "$f" "$d" "$r"; }

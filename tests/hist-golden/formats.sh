@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # hist output formats: .sym/.syscall on plain numbers, hitcount key, percent/graph scaling, log2, buckets, drops
 C() { echo "--- cat $1:"; cat "$1" 2>&1; echo "--- end"; }
 T=events/ftrace/print/trigger

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # hist_debug for histograms without variables (run with: kernel-oracle -k custom,
 # a 6.12 kernel with CONFIG_HIST_TRIGGERS_DEBUG).  hist_data: is the kernel's
 # hashed pointer (%p): compare it up to renaming (bats/hist.bats).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # instances.sh: hist triggers in instances: a name= shared across trace arrays,
 # each instance's own error_log, clear and ! through another instance, rmdir with
 # a hist trigger in place.

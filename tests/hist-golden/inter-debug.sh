@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # hist_debug of histograms with variables, references, field variables,
 # aliases, expressions and actions (a kernel with CONFIG_HIST_TRIGGERS_DEBUG)
 t=${TMPDIR:-/tmp}

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # every error a variable, reference, handler or action can get:
 # errno, error_log entries and carets
 t=${TMPDIR:-/tmp}

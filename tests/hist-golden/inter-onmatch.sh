@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # onmatch() and its trace() actions: synthetic events fired from
 # ftrace:print markers, chained through a synthetic event, fields of the
 # matching event kept by the histogram an action adds there, onmax() and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # onmax()/onchange() with snapshot(): when the buffers swap, the hist
 # file's "Snapshot taken" block, snapshot writes refused meanwhile,
 # one conditional snapshot per trace array

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # variables, references and expressions across hist triggers of ftrace:print:
 # read-back, the kernel's constant folding and division, read-once references
 t=${TMPDIR:-/tmp}

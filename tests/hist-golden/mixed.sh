@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # mixed.sh: hist triggers among other trigger kinds on one event: read-back
 # order, removal, and what each does to the same trace_marker records.
 W() { local f=$1; shift; local d="$*"; local r; printf '%s' "$d" > /tmp/in; if dd if=/tmp/in bs=4M 2>/tmp/e > "$f"; then r=OK; else r=$(grep -v records /tmp/e | sed 's/.*: //' | head -1); fi; printf 'W %s %q -> %s\n' "$f" "$d" "$r"; }

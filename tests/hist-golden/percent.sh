@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # percent.sh: .percent and .graph across entries, ties, execname keys and
 # descending sorts, with pids masked (subshells write 1, 2, 3, 5, 8 and 8 times).
 W() { local f=$1; shift; local d="$*"; local r; printf '%s' "$d" > /tmp/in; if dd if=/tmp/in bs=4M 2>/tmp/e > "$f"; then r=OK; else r=$(grep -v records /tmp/e | sed 's/.*: //' | head -1); fi; printf 'W %s %q -> %s\n' "$f" "$d" "$r"; }

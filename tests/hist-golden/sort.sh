@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # sort orders and ties (one and two sort keys), named histograms across events, instances
 C() { echo "--- cat $1:"; cat "$1" 2>&1; echo "--- end"; }
 T=events/ftrace/print/trigger

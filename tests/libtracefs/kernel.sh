@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # The commands tests/tracefs_client.c has libtracefs 1.6.4 write (its
 # tracefs_hist, tracefs_synth and tracefs_sql calls print them), the same
 # trace_marker writes and the same reads, on the kernel.  Its output is

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: buffer-expand
 # Which writes expand the top buffer from its boot-time minimum.
 cd /sys/kernel/tracing

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: buffer-size (run with --smp 2: kernel-oracle --smp 2)
 # buffer_size_kb of the top and of each CPU: a per_cpu write resizes its
 # CPU only and the top then reads X; sizes the machine's available

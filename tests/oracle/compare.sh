@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
 # compare.sh GOLDEN ACTUAL [SKIPS] [SEDSCRIPT]
 # Compares an oracle script's output on the kernel (GOLDEN) with its output
 # on tracefuse (ACTUAL), section by section.  A section starts at a line

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: errors
 # helpers (inlined into each script)
 # NOTE: bash builtins (echo/printf) are line-buffered: they issue one write() per '\n'-terminated line.

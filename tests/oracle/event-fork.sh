@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: event-fork
 # options/event-fork: children of a listed task join set_event_pid and
 # set_event_notrace_pid when they fork and leave when they are freed.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: every event format of the oracle kernel, for tests/oracle/formats-6.12
 # (split by scripts/split-oracle-formats.sh).  Each file is framed by a line
 # "=== <path>" and ends with a line "=== end".

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # layout: directory listings, modes, and contents of small files
 lsdir() { echo "=== ls -la $1 ==="; ls -la "$1" | awk '{print $1, $2, $5, $NF}'; echo "=== stat $1 ==="; (cd "$1" && find . -maxdepth 1 | sort | while read -r n; do stat -c '%a %s %F %n' "$n"; done); }
 lsdir .

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: raw readdir order (unsorted, busybox find) of tracefs/eventfs dirs
 for d in . options per_cpu per_cpu/cpu0 instances events events/sched events/sched/sched_switch events/ftrace events/ftrace/print; do
   echo "=== $d"; find $d -mindepth 1 -maxdepth 1 | sed "s|^$d/||" | tr '\n' ' '; echo

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: ring-buffer
 # The kernel's ring buffer pages, seen through trace_marker writes of
 # known sizes on the unexpanded (2-page) buffer, then buffer expansion.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: subsystem filters (events.txt 5.4): errno, the system's filter
 # text, each event's filter, error_log entries, and `0`.  signal has two
 # events: signal_generate (sig errno code comm pid group result) and

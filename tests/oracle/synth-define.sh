@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: synth-define
 #  synthetic_events and dynamic_events: definitions of every type, their
 #  read-back and format, every error with its error_log entry and caret,

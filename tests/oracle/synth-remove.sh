@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: synth-remove
 #  When a synthetic event can be removed (not while enabled in any trace
 #  array, soft mode included), what its open files answer afterwards,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: synth-trace
 #  What `trace` prints for records of synthetic events (the kernel's
 #  print_synth_event): every kind of field, the verbose option's type

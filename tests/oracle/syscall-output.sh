@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: syscall-output
 # Syscall events print with the kernel's own output functions
 # (print_syscall_enter/exit), not their print fmt, in trace, snapshot and

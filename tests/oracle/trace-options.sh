@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: trace-options - how the output options (irq-info, record-tgid,
 # context-info, latency-format, verbose) and trace_clock change trace,
 # trace_pipe, per_cpu trace and snapshot; saved_tgids.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # oracle: trace-pipe-lines (reference only: not compared, see FINDINGS.md)
 cd /sys/kernel/tracing
 echo 1 > events/sched/sched_process_free/enable; echo 0 > events/sched/sched_process_free/enable

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # make-golden.sh - regenerates the goldens of bats/replay.bats from
 # data/sample.dat with trace-cmd (3.1.6 made the committed ones):
 #

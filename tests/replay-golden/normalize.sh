@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
 # normalize.sh report|trace - turns `trace-cmd report -N` lines or the
 # kernel-format `trace` lines into one comparable form:
 #   COMM-PID [CPU] SECS.USECS: EVENT: INFO

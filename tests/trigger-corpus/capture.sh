@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # trigger corpus: run in a tracefs directory (the oracle's cwd, or a host
 # instance dir).  Every write is exactly one write() (dd).
 # Usage on the oracle: kernel-oracle tests/trigger-corpus/capture.sh

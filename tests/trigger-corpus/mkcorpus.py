@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
 """mkcorpus.py - turns the oracle's capture output (capture.6.12.out, from
 capture.sh) into corpus.txt, which tests/test_trigger.c replays.
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # triggers vs set_event_pid and the event filter (6.12)
 FK=events/sched/sched_process_fork/trigger
 echo 1 > set_event_pid

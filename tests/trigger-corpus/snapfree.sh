@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0
 # snapshot trigger firing after `echo 0 > snapshot` freed the buffer (6.12)
 PR=events/ftrace/print/trigger
 echo 'snapshot if buf == "s"' >> $PR
