@@ -704,6 +704,9 @@ static void test_concurrent(void)
 		CHECK(synth_cmd(cmd) > 0);
 		CHECK_INT(synth_cmd("!held"), -EBUSY);
 	}
+	/* on a loaded machine the generator may not have run yet */
+	for (int i = 0; i < 10000 && !atomic_load(&generated); i++)
+		usleep(1000);
 	atomic_store(&stop, true);
 	pthread_join(g, NULL);
 	pthread_join(r, NULL);
