@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * dispatch.c - the event path (see dispatch.h).  Lock-free on the
  * control side: flags are atomics and everything replaceable is read
@@ -256,6 +257,33 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 		tf_reserve_end(tr);
 	if (tt)
 		tf_triggers_post_call(file, tt, rec);
+}
+
+bool tf_dispatch_written(struct tf_trace_array *tr, struct tf_record *rec,
+			 void (*edit)(struct tf_record *rec, void *arg),
+			 void *arg)
+{
+	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
+	struct tf_record copy;
+	unsigned tt, swaps;
+
+	if (!atomic_load(&tr->tracing_on))
+		return false;
+	copy = *tf_record_stamp(tr, rec, &copy);
+	*rec = copy;
+	swaps = tf_trigger_snapshot_swaps;
+	tf_reserve_begin(tr);
+	tt = tf_triggers_call(file, rec);
+	if (edit)
+		edit(rec, arg);
+	/* the slot was reserved before the triggers ran (tracing was on) */
+	tf_record_taskinfo(tr->tracing, rec);
+	tf_ring_buffer_write(tf_trigger_reserved_buffer(tr, swaps), rec->cpu,
+			     rec->ts, rec->data, rec->size);
+	tf_reserve_end(tr);
+	if (tt)
+		tf_triggers_post_call(file, tt, rec);
+	return true;
 }
 
 /*

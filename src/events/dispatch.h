@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * dispatch.h - the one path every event takes: from a source's record to
  * each trace array's triggers, filter, pid filter and trace buffer.
@@ -37,6 +38,20 @@ void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
  */
 void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 		    bool force);
+
+/*
+ * The path of the ftrace system's records (print, raw_data, ...), which
+ * have no enable file: whoever writes one (trace_marker, an injected or
+ * produced ftrace:print) records it into @tr's buffer whenever tracing
+ * is on, after its triggers have seen it, as the kernel's
+ * tracing_mark_write() does.  @edit, when not NULL, changes the record
+ * between the triggers and the write (trace_marker adds the newline
+ * there).  Stamps @rec with @tr's clock; false when tracing is off and
+ * nothing happened.  Caller holds the RCU read lock.
+ */
+bool tf_dispatch_written(struct tf_trace_array *tr, struct tf_record *rec,
+			 void (*edit)(struct tf_record *rec, void *arg),
+			 void *arg);
 
 /*
  * A record's slot is reserved before its triggers run (the kernel's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * inject_parse.c - the injection line format (see inject.h and
  * docs/inject.md): a hand-written parser and packer.  No sscanf, no
@@ -949,33 +950,6 @@ void tf_inject_stream_init(struct tf_inject_stream *s, struct tf_inject *p,
 }
 
 /*
- * ftrace's own events (print, ...) have no enable file: like a
- * trace_marker write, they go to the top level's buffer whenever
- * tracing is on, after the event's triggers (trace_marker.c).
- */
-static void dispatch_ftrace(struct tf_trace_array *tr,
-			    const struct tf_record *rec)
-{
-	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
-	struct tf_ring_buffer *rb;
-	struct tf_record copy;
-	unsigned tt, swaps;
-
-	if (!atomic_load(&tr->tracing_on))
-		return;
-	rec = tf_record_stamp(tr, rec, &copy);
-	tf_rcu_read_lock();
-	swaps = tf_trigger_snapshot_swaps;
-	tt = tf_triggers_call(file, rec);
-	rb = tf_trigger_reserved_buffer(tr, swaps);
-	tf_record_taskinfo(tr->tracing, rec);
-	tf_ring_buffer_write(rb, rec->cpu, rec->ts, rec->data, rec->size);
-	if (tt)
-		tf_triggers_post_call(file, tt, rec);
-	tf_rcu_read_unlock();
-}
-
-/*
  * Records of one fed chunk share a read-side section, TF_DISPATCH_BATCH
  * at a time (as replay's); it ends before anything that may block (an
  * error reported to the client's socket) and at the end of the chunk.
@@ -1012,7 +986,7 @@ static void one_line(struct tf_inject_stream *s, const char *line, size_t len)
 		if (!s->batch++)
 			tf_rcu_read_lock();
 		if (strcmp(rec.event->system, "ftrace") == 0)
-			dispatch_ftrace(s->tracing->top, &rec);
+			tf_dispatch_written(s->tracing->top, &rec, NULL, NULL);
 		else
 			tf_dispatch_locked(s->tracing, &rec);
 		if (s->batch == TF_DISPATCH_BATCH)

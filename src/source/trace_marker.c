@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * trace_marker.c - trace_marker writes as ftrace:print records
  * (see trace_marker.h).  As in the kernel, the text gets a trailing
@@ -56,6 +57,22 @@ static void writer_info(struct tf_tracing *t, int pid,
 		*tgid = tf_proc_tgid(pid);
 }
 
+/*
+ * tracing_mark_write(): "do not add \n before testing triggers, but add
+ * \0"; the newline goes in after them.  The record's buffer has room.
+ */
+static void add_newline(struct tf_record *rec, void *arg)
+{
+	uint8_t *data = (uint8_t *)rec->data;
+	unsigned size = rec->size - 1;	/* without its \0 */
+
+	(void)arg;
+	if (data[size - 1] != '\n')
+		data[size++] = '\n';
+	data[size++] = '\0';
+	rec->size = size;
+}
+
 long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 			   const char *buf, size_t len)
 {
@@ -72,8 +89,6 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	unsigned size;
 	int tgid;
 	struct tf_record rec;
-	struct tf_event_file *file;
-	unsigned tt, swaps;
 
 	if (!ev || !(ip_f = tf_event_field(ev, "ip")) ||
 	    !(buf_f = tf_event_field(ev, "buf")) || buf_f->offset > 16)
@@ -96,30 +111,16 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	data[size] = '\0';
 	rec = (struct tf_record) {
 		.event = ev, .data = data, .size = size + 1,
-		/* the buffer's clock, read as the slot is reserved */
-		.ts = tf_trace_clock_stamp(tr->clock_id, clock_ns()),
+		/* stamped with the buffer's clock as the slot is reserved */
+		.ts = clock_ns(),
 		.cpu = sched_getcpu(),
 		.comm = comm[0] ? comm : NULL, .tgid = tgid,
 	};
 	if (rec.cpu < 0)
 		rec.cpu = 0;
 	rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
-	file = tf_tr_file(tr, ev->index);
 	tf_rcu_read_lock();
-	swaps = tf_trigger_snapshot_swaps;
-	tf_reserve_begin(tr);
-	tt = tf_triggers_call(file, &rec);
-	if (data[size - 1] != '\n')
-		data[size++] = '\n';
-	data[size++] = '\0';
-	rec.size = size;
-	/* the slot was reserved before the triggers ran (tracing was on) */
-	tf_record_taskinfo(tr->tracing, &rec);
-	tf_ring_buffer_write(tf_trigger_reserved_buffer(tr, swaps), rec.cpu,
-			     rec.ts, rec.data, rec.size);
-	tf_reserve_end(tr);
-	if (tt)
-		tf_triggers_post_call(file, tt, &rec);
+	tf_dispatch_written(tr, &rec, add_newline, NULL);
 	tf_rcu_read_unlock();
 	return (long)n;
 }
