@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * tracefuse-inject - feeds text events (docs/inject.md) to a mounted
  * tracefuse through its Unix socket, or asks it to replay a trace.dat.
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 #include "source/inject.h"
+#include "util/daemon_socket.h"
 
 static const char usage_text[] =
 "Usage: tracefuse-inject [-q] MOUNTPOINT < EVENTS\n"
@@ -41,65 +43,14 @@ static const char usage_text[] =
 
 static const char *prog = "tracefuse-inject";
 
-static int try_connect(const char *path)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd;
-
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return -1;
-	strcpy(sa.sun_path, path);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -1;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-		int err = errno;
-
-		close(fd);
-		errno = err;
-		return -1;
-	}
-	return fd;
-}
-
-/* The daemon's socket: every directory it may have chosen, for us and
- * for the owner of the mount point. */
 static int connect_daemon(const char *mnt)
 {
-	char real[PATH_MAX], path[PATH_MAX], first[PATH_MAX] = "";
-	unsigned uids[2] = { (unsigned)geteuid(), (unsigned)geteuid() };
-	struct stat st;
-	int err = ENOENT;
+	char msg[PATH_MAX * 2 + 64];
+	int fd = tf_socket_connect(mnt, msg, sizeof(msg));
 
-	if (!realpath(mnt, real)) {
-		fprintf(stderr, "%s: %s: %s\n", prog, mnt, strerror(errno));
-		return -1;
-	}
-	if (stat(real, &st) == 0)
-		uids[1] = (unsigned)st.st_uid;
-	for (int u = 0; u < 2; u++) {
-		if (u == 1 && uids[1] == uids[0])
-			break;
-		for (int which = 0;; which++) {
-			int r = tf_inject_socket_path(path, sizeof(path), real,
-						      uids[u], which), fd;
-
-			if (r == -1)
-				break;
-			if (r < 0)
-				continue;
-			if (!first[0])
-				snprintf(first, sizeof(first), "%s", path);
-			fd = try_connect(path);
-			if (fd >= 0)
-				return fd;
-			if (errno != ENOENT)
-				err = errno;
-		}
-	}
-	fprintf(stderr, "%s: no tracefuse serves %s (%s: %s)\n", prog, real,
-		first, strerror(err));
-	return -1;
+	if (fd < 0)
+		fprintf(stderr, "%s: %s\n", prog, msg);
+	return fd;
 }
 
 static int send_all(int fd, const char *buf, size_t len)

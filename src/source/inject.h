@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0 */
 /*
  * inject.h - text injection: one line names an event and gives its field
  * values by name; the line is packed into the kernel's binary layout for
@@ -68,14 +69,8 @@ void tf_inject_stream_feed(struct tf_inject_stream *s, const char *buf,
 void tf_inject_stream_finish(struct tf_inject_stream *s);
 void tf_inject_stream_release(struct tf_inject_stream *s);
 
-/* The socket server of the daemon (inject_server.c). */
-/*
- * The socket's path for a mount point's real path and the mounting
- * user: candidate @which (0, 1, ...) of the directories the daemon may
- * have used.  -1 when there is no such candidate, -2 when too long.
- */
-int tf_inject_socket_path(char *out, size_t size, const char *realmnt,
-			  unsigned uid, int which);
+/* The socket server of the daemon (inject_server.c); its path:
+ * util/daemon_socket.h. */
 /* Before mount: resolves @mountpoint and binds the socket. */
 int tf_inject_server_init(const char *mountpoint);
 /* After daemonizing: serves clients against @t. */

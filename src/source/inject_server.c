@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * inject_server.c - the daemon's Unix socket for tracefuse-inject
  * (docs/inject.md, "The socket").
@@ -16,6 +17,12 @@
  * "DONE <records> <errors>\n" (for a replay: "DONE <dispatched>
  * <skipped> <events added>\n", and "E replay: ..." before it when the
  * replay failed; older clients read the first two numbers).
+ *
+ *     SESSION\n        a libtracefuse connection (session.c): the daemon
+ *                       answers "OK 1\n" (the protocol's version), then
+ *                       serves one request line at a time, each answered
+ *                       by one line, until the client goes; see
+ *                       serve_session().
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +39,8 @@
 
 #include "source/inject.h"
 #include "source/replay.h"
+#include "source/session.h"
+#include "util/daemon_socket.h"
 
 #define MAX_CONNS 64
 
@@ -54,85 +63,6 @@ static struct {
 	.cond = PTHREAD_COND_INITIALIZER,
 };
 
-static uint64_t fnv64(const char *s)
-{
-	uint64_t h = 14695981039346656037ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
-/* A directory of ours, not a stranger's: 0700, owned by @uid. */
-static int own_dir(const char *dir, unsigned uid, int make)
-{
-	struct stat st;
-
-	if (make && mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return -1;
-	if (lstat(dir, &st) < 0)
-		return -1;
-	if (!S_ISDIR(st.st_mode) || st.st_uid != uid ||
-	    (st.st_mode & 077)) {
-		errno = EPERM;
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The directory: /run/tracefuse for root, else $XDG_RUNTIME_DIR/tracefuse
- * when that is set, else /tmp/tracefuse-UID.  @which picks a candidate
- * (0, 1, ...), so that a client can try them all; -1 when none is left.
- */
-static int socket_dir(char *out, size_t size, unsigned uid, int which)
-{
-	const char *xdg = getenv("XDG_RUNTIME_DIR");
-	int i = 0;
-
-	if (uid == 0 && i++ == which)
-		return snprintf(out, size, "/run/tracefuse");
-	if (xdg && *xdg == '/' && i++ == which)
-		return snprintf(out, size, "%s/tracefuse", xdg);
-	if (i++ == which)
-		return snprintf(out, size, "/tmp/tracefuse-%u", uid);
-	return -1;
-}
-
-/* The socket's name: the mount point's path escaped, and its hash. */
-static int socket_name(char *out, size_t size, const char *dir,
-		       const char *realmnt)
-{
-	char esc[41];
-	size_t n = strlen(realmnt), from = n > 40 ? n - 40 : 0, k = 0;
-	int len;
-
-	for (size_t i = from; i < n; i++) {
-		char c = realmnt[i];
-
-		esc[k++] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			   (c >= '0' && c <= '9') || c == '.' || c == '_' ?
-			   c : '-';
-	}
-	esc[k] = '\0';
-	len = snprintf(out, size, "%s/%s.%016llx.sock", dir, esc,
-		       (unsigned long long)fnv64(realmnt));
-	return len < 0 || (size_t)len >= size ? -1 : 0;
-}
-
-int tf_inject_socket_path(char *out, size_t size, const char *realmnt,
-			  unsigned uid, int which)
-{
-	char dir[PATH_MAX];
-	int n = socket_dir(dir, sizeof(dir), uid, which);
-
-	if (n < 0)
-		return -1;
-	if ((size_t)n >= sizeof(dir))
-		return -1;
-	return socket_name(out, size, dir, realmnt) < 0 ? -2 : 0;
-}
-
 int tf_inject_server_init(const char *mountpoint)
 {
 	char real[PATH_MAX], dir[PATH_MAX];
@@ -142,15 +72,15 @@ int tf_inject_server_init(const char *mountpoint)
 
 	if (!realpath(mountpoint, real))
 		return -errno;
-	for (which = 0; socket_dir(dir, sizeof(dir), uid, which) >= 0;
+	for (which = 0; tf_socket_dir(dir, sizeof(dir), uid, which) >= 0;
 	     which++) {
-		if (own_dir(dir, uid, 1) < 0)
+		if (tf_socket_own_dir(dir, uid, 1) < 0)
 			continue;
-		if (socket_name(srv.path, sizeof(srv.path), dir, real) < 0)
+		if (tf_socket_name(srv.path, sizeof(srv.path), dir, real) < 0)
 			continue;
 		break;
 	}
-	if (socket_dir(dir, sizeof(dir), uid, which) < 0) {
+	if (tf_socket_dir(dir, sizeof(dir), uid, which) < 0) {
 		fprintf(stderr, "tracefuse: no directory for the injection "
 			"socket (tracefuse-inject will not work)\n");
 		srv.path[0] = '\0';
@@ -292,6 +222,9 @@ static void *conn_thread(void *arg)
 			serve_inject(fd, nl + 1, have - (size_t)(nl + 1 - head));
 		else if (strncmp(head, "REPLAY ", 7) == 0)
 			serve_replay(fd, head + 7);
+		else if (strcmp(head, "SESSION") == 0 &&
+			 have == (size_t)(nl + 1 - head))
+			tf_session_serve(srv.tracing, fd);
 		else
 			send_error(&fd, "unknown request");
 	}

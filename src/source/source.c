@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0
 /*
  * source.c - the list of event sources (see source.h).
  */
@@ -6,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "source/ring_channel.h"
 #include "source/source.h"
 
 /* Every source type tracefuse has: add a line when adding a type. */
@@ -94,6 +96,7 @@ int tf_sources_start(struct tf_tracing *t)
 
 void tf_sources_drain(void)
 {
+	tf_ring_channels_sync();	/* producers' rings never lag long */
 	for (struct tf_source *s = sources; s; s = s->next)
 		if (s->type->drain)
 			s->type->drain(s);
@@ -101,6 +104,7 @@ void tf_sources_drain(void)
 
 void tf_sources_sync(void)
 {
+	tf_ring_channels_sync();
 	for (struct tf_source *s = sources; s; s = s->next)
 		if (s->type->sync)
 			s->type->sync(s);

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ring.c - the producer-to-daemon ring (see ring.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "source/ring.h"
+
+#define LOST_SIZE	24u	/* header, id, count */
+
+static uint32_t align8(uint32_t n)
+{
+	return (n + 7u) & ~7u;
+}
+
+void tf_ring_format(void *map, uint64_t data_size, uint32_t flags)
+{
+	struct tf_ring_ctl *ctl = map;
+
+	memset(ctl, 0, sizeof(*ctl));
+	ctl->magic = TF_RING_MAGIC;
+	ctl->version = TF_RING_VERSION;
+	ctl->flags = flags;
+	ctl->data_offset = TF_RING_CTL_SIZE;
+	ctl->data_size = data_size;
+}
+
+void tf_ring_writer_init(struct tf_ring_writer *w, void *map)
+{
+	w->ctl = map;
+	w->data = (uint8_t *)map + w->ctl->data_offset;
+	w->mask = w->ctl->data_size - 1;
+	w->head = __atomic_load_n(&w->ctl->data_head, __ATOMIC_RELAXED);
+	w->lost = 0;
+}
+
+/* Copies @len bytes to byte counter @at, wrapping around the end. */
+static void put(struct tf_ring_writer *w, uint64_t at, const void *src,
+		uint32_t len)
+{
+	uint64_t off = at & w->mask, room = w->mask + 1 - off;
+
+	if (len <= room) {
+		memcpy(w->data + off, src, len);
+	} else {
+		memcpy(w->data + off, src, room);
+		memcpy(w->data, (const uint8_t *)src + room, len - room);
+	}
+}
+
+void tf_ring_wake_reader(struct tf_ring_ctl *ctl)
+{
+	__atomic_store_n(&ctl->reader_waiting, 0, __ATOMIC_RELAXED);
+	syscall(SYS_futex, &ctl->reader_waiting, FUTEX_WAKE, INT_MAX, NULL,
+		NULL, 0);
+}
+
+int tf_ring_write(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
+		  const void *payload, uint32_t len)
+{
+	return tf_ring_write2(w, ts, cpu, payload, len, NULL, 0);
+}
+
+int tf_ring_write2(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
+		   const void *a, uint32_t alen, const void *b, uint32_t blen)
+{
+	uint32_t len = alen + blen;
+	struct tf_ring_ctl *ctl = w->ctl;
+	uint32_t size, need;
+	uint64_t tail, head = w->head;
+	struct {
+		struct tf_ring_header h;
+		uint64_t ts;
+		uint32_t cpu, len;
+	} hdr;
+
+	if (alen > TF_RING_MAX_PAYLOAD || blen > TF_RING_MAX_PAYLOAD ||
+	    len > TF_RING_MAX_PAYLOAD ||
+	    TF_RING_EVENT_HDR + align8(len) > w->mask + 1)
+		return -EMSGSIZE;
+	size = TF_RING_EVENT_HDR + align8(len);
+	need = size + (w->lost ? LOST_SIZE : 0);
+	/* (A): what the reader has read is free once we see its tail */
+	tail = __atomic_load_n(&ctl->data_tail, __ATOMIC_ACQUIRE);
+	if (head + need - tail > w->mask + 1) {
+		w->lost++;
+		__atomic_store_n(&ctl->lost, ctl->lost + 1, __ATOMIC_RELAXED);
+		if (__atomic_load_n(&ctl->reader_waiting, __ATOMIC_RELAXED))
+			tf_ring_wake_reader(ctl);
+		return -ENOSPC;
+	}
+	if (w->lost) {
+		struct {
+			struct tf_ring_header h;
+			uint64_t id, lost;
+		} lost = { { TF_RING_LOST, 0, LOST_SIZE }, 0, w->lost };
+
+		put(w, head, &lost, LOST_SIZE);
+		head += LOST_SIZE;
+		w->lost = 0;
+	}
+	hdr.h = (struct tf_ring_header){ TF_RING_EVENT, 0, (uint16_t)size };
+	hdr.ts = ts;
+	hdr.cpu = cpu;
+	hdr.len = len;
+	put(w, head, &hdr, TF_RING_EVENT_HDR);
+	put(w, head + TF_RING_EVENT_HDR, a, alen);
+	if (blen)
+		put(w, head + TF_RING_EVENT_HDR + alen, b, blen);
+	if (align8(len) != len) {
+		static const uint8_t zero[8];
+
+		put(w, head + TF_RING_EVENT_HDR + len, zero,
+		    align8(len) - len);
+	}
+	head += size;
+	w->head = head;
+	__atomic_store_n(&ctl->produced, ctl->produced + 1, __ATOMIC_RELAXED);
+	/* (B): the record is there before the head says so */
+	__atomic_store_n(&ctl->data_head, head, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&ctl->reader_waiting, __ATOMIC_RELAXED))
+		tf_ring_wake_reader(ctl);
+	return 0;
+}
+
+void tf_ring_writer_close(struct tf_ring_writer *w)
+{
+	__atomic_store_n(&w->ctl->writer_closed, 1, __ATOMIC_RELEASE);
+	tf_ring_wake_reader(w->ctl);
+}
+
+int tf_ring_reader_init(struct tf_ring_reader *r, void *map,
+			size_t map_size)
+{
+	struct tf_ring_ctl *ctl = map;
+	uint64_t size;
+
+	if (map_size < TF_RING_CTL_SIZE + TF_RING_MIN_DATA)
+		return -EINVAL;
+	size = __atomic_load_n(&ctl->data_size, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&ctl->magic, __ATOMIC_RELAXED) != TF_RING_MAGIC ||
+	    __atomic_load_n(&ctl->version, __ATOMIC_RELAXED) !=
+		    TF_RING_VERSION ||
+	    __atomic_load_n(&ctl->data_offset, __ATOMIC_RELAXED) !=
+		    TF_RING_CTL_SIZE ||
+	    size < TF_RING_MIN_DATA || size > TF_RING_MAX_DATA ||
+	    (size & (size - 1)) || TF_RING_CTL_SIZE + size > map_size)
+		return -EINVAL;
+	r->ctl = ctl;
+	r->data = (const uint8_t *)map + TF_RING_CTL_SIZE;
+	r->size = size;
+	r->mask = size - 1;
+	r->tail = __atomic_load_n(&ctl->data_tail, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Copies @len bytes from byte counter @at, wrapping around the end. */
+static void get(const struct tf_ring_reader *r, uint64_t at, void *dst,
+		uint32_t len)
+{
+	uint64_t off = at & r->mask, room = r->size - off;
+
+	if (len <= room) {
+		memcpy(dst, r->data + off, len);
+	} else {
+		memcpy(dst, r->data + off, room);
+		memcpy((uint8_t *)dst + room, r->data, len - room);
+	}
+}
+
+int tf_ring_read(struct tf_ring_reader *r, uint8_t *buf,
+		 struct tf_ring_record *rec)
+{
+	/* (C): the head's bytes are visible once we see the head */
+	uint64_t head = __atomic_load_n(&r->ctl->data_head, __ATOMIC_ACQUIRE);
+	uint64_t avail = head - r->tail;
+	struct tf_ring_header h;
+
+	if (avail == 0)
+		return 0;
+	if (avail < sizeof(h) || avail > r->size)
+		goto broken;
+	get(r, r->tail, &h, sizeof(h));
+	if (h.size < sizeof(h) || (h.size & 7) || h.size > avail)
+		goto broken;
+	get(r, r->tail, buf, h.size);	/* a copy the writer cannot touch */
+	r->tail += h.size;
+	memset(rec, 0, sizeof(*rec));
+	rec->type = h.type;
+	if (h.type == TF_RING_EVENT && h.size >= TF_RING_EVENT_HDR) {
+		uint32_t len;
+
+		memcpy(&rec->ts, buf + 8, 8);
+		memcpy(&rec->cpu, buf + 16, 4);
+		memcpy(&len, buf + 20, 4);
+		if (len > h.size - TF_RING_EVENT_HDR)
+			len = UINT32_MAX;	/* the caller's to refuse */
+		rec->len = len;
+		rec->payload = buf + TF_RING_EVENT_HDR;
+	} else if (h.type == TF_RING_LOST && h.size >= LOST_SIZE) {
+		memcpy(&rec->lost, buf + 16, 8);
+	} else {
+		rec->len = UINT32_MAX;	/* unknown or short: refused */
+	}
+	return 1;
+broken:
+	/* no record boundary to resume from: skip what is there */
+	r->tail = head;
+	return -EBADMSG;
+}
+
+void tf_ring_reader_sleep(struct tf_ring_reader *r, int timeout_ms)
+{
+	struct timespec ts = {
+		.tv_sec = timeout_ms / 1000,
+		.tv_nsec = (long)(timeout_ms % 1000) * 1000000L,
+	};
+
+	__atomic_store_n(&r->ctl->reader_waiting, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&r->ctl->data_head, __ATOMIC_SEQ_CST) != r->tail ||
+	    __atomic_load_n(&r->ctl->writer_closed, __ATOMIC_SEQ_CST)) {
+		__atomic_store_n(&r->ctl->reader_waiting, 0, __ATOMIC_RELAXED);
+		return;
+	}
+	syscall(SYS_futex, &r->ctl->reader_waiting, FUTEX_WAIT, 1, &ts, NULL,
+		0);
+	__atomic_store_n(&r->ctl->reader_waiting, 0, __ATOMIC_RELAXED);
+}
