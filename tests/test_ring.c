@@ -266,7 +266,7 @@ static void *consumer(void *arg)
 			    !tf_ring_pending(&r))
 				break;
 			if (++idle > 1000)
-				tf_ring_reader_sleep(&r, 1);
+				tf_ring_reader_sleep(&r, TF_RING_NAPPING, 1);
 			continue;
 		}
 		if (ret < 0 || (rec.type != TF_RING_EVENT &&

@@ -37,7 +37,9 @@ void tf_ring_writer_init(struct tf_ring_writer *w, void *map)
 	w->data = (uint8_t *)map + w->ctl->data_offset;
 	w->mask = w->ctl->data_size - 1;
 	w->head = __atomic_load_n(&w->ctl->data_head, __ATOMIC_RELAXED);
+	w->tail = __atomic_load_n(&w->ctl->data_tail, __ATOMIC_ACQUIRE);
 	w->lost = 0;
+	w->watermark = w->ctl->data_size / 4;
 }
 
 /* Copies @len bytes to byte counter @at, wrapping around the end. */
@@ -56,7 +58,8 @@ static void put(struct tf_ring_writer *w, uint64_t at, const void *src,
 
 void tf_ring_wake_reader(struct tf_ring_ctl *ctl)
 {
-	__atomic_store_n(&ctl->reader_waiting, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&ctl->reader_waiting, TF_RING_RUNNING,
+			 __ATOMIC_RELAXED);
 	syscall(SYS_futex, &ctl->reader_waiting, FUTEX_WAKE, INT_MAX, NULL,
 		NULL, 0);
 }
@@ -67,13 +70,24 @@ int tf_ring_write(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
 	return tf_ring_write2(w, ts, cpu, payload, len, NULL, 0);
 }
 
+/* The LOST record that tells the reader of @w->lost dropped records. */
+static void put_lost(struct tf_ring_writer *w, uint64_t head)
+{
+	struct {
+		struct tf_ring_header h;
+		uint64_t id, lost;
+	} lost = { { TF_RING_LOST, 0, LOST_SIZE }, 0, w->lost };
+
+	put(w, head, &lost, LOST_SIZE);
+	w->lost = 0;
+}
+
 int tf_ring_write2(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
 		   const void *a, uint32_t alen, const void *b, uint32_t blen)
 {
-	uint32_t len = alen + blen;
 	struct tf_ring_ctl *ctl = w->ctl;
-	uint32_t size, need;
-	uint64_t tail, head = w->head;
+	uint32_t len = alen + blen, size, need;
+	uint64_t head = w->head, off;
 	struct {
 		struct tf_ring_header h;
 		uint64_t ts;
@@ -86,46 +100,67 @@ int tf_ring_write2(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
 		return -EMSGSIZE;
 	size = TF_RING_EVENT_HDR + align8(len);
 	need = size + (w->lost ? LOST_SIZE : 0);
-	/* (A): what the reader has read is free once we see its tail */
-	tail = __atomic_load_n(&ctl->data_tail, __ATOMIC_ACQUIRE);
-	if (head + need - tail > w->mask + 1) {
-		w->lost++;
-		__atomic_store_n(&ctl->lost, ctl->lost + 1, __ATOMIC_RELAXED);
-		if (__atomic_load_n(&ctl->reader_waiting, __ATOMIC_RELAXED))
-			tf_ring_wake_reader(ctl);
-		return -ENOSPC;
+	/* (A): what the reader has read is free once we see its tail; the
+	 * tail we saw last is read again only when it seems full, so that
+	 * the reader's cache line is not pulled over for every record */
+	if (head + need - w->tail > w->mask + 1) {
+		w->tail = __atomic_load_n(&ctl->data_tail, __ATOMIC_ACQUIRE);
+		if (head + need - w->tail > w->mask + 1) {
+			w->lost++;
+			__atomic_store_n(&ctl->lost, ctl->lost + 1,
+					 __ATOMIC_RELAXED);
+			if (__atomic_load_n(&ctl->reader_waiting,
+					    __ATOMIC_RELAXED))
+				tf_ring_wake_reader(ctl); /* full: no waiting */
+			return -ENOSPC;
+		}
 	}
-	if (w->lost) {
-		struct {
-			struct tf_ring_header h;
-			uint64_t id, lost;
-		} lost = { { TF_RING_LOST, 0, LOST_SIZE }, 0, w->lost };
-
-		put(w, head, &lost, LOST_SIZE);
+	if (__builtin_expect(w->lost != 0, 0)) {
+		put_lost(w, head);
 		head += LOST_SIZE;
-		w->lost = 0;
 	}
 	hdr.h = (struct tf_ring_header){ TF_RING_EVENT, 0, (uint16_t)size };
 	hdr.ts = ts;
 	hdr.cpu = cpu;
 	hdr.len = len;
-	put(w, head, &hdr, TF_RING_EVENT_HDR);
-	put(w, head + TF_RING_EVENT_HDR, a, alen);
-	if (blen)
-		put(w, head + TF_RING_EVENT_HDR + alen, b, blen);
-	if (align8(len) != len) {
+	off = head & w->mask;
+	if (__builtin_expect(off + size <= w->mask + 1, 1)) {
+		/* the usual case: the record does not cross the end */
+		uint8_t *p = w->data + off;
+
+		memcpy(p, &hdr, TF_RING_EVENT_HDR);
+		memcpy(p + TF_RING_EVENT_HDR, a, alen);
+		if (blen)
+			memcpy(p + TF_RING_EVENT_HDR + alen, b, blen);
+		if (align8(len) != len)
+			memset(p + TF_RING_EVENT_HDR + len, 0,
+			       align8(len) - len);
+	} else {
 		static const uint8_t zero[8];
 
-		put(w, head + TF_RING_EVENT_HDR + len, zero,
-		    align8(len) - len);
+		put(w, head, &hdr, TF_RING_EVENT_HDR);
+		put(w, head + TF_RING_EVENT_HDR, a, alen);
+		if (blen)
+			put(w, head + TF_RING_EVENT_HDR + alen, b, blen);
+		if (align8(len) != len)
+			put(w, head + TF_RING_EVENT_HDR + len, zero,
+			    align8(len) - len);
 	}
 	head += size;
 	w->head = head;
 	__atomic_store_n(&ctl->produced, ctl->produced + 1, __ATOMIC_RELAXED);
 	/* (B): the record is there before the head says so */
 	__atomic_store_n(&ctl->data_head, head, __ATOMIC_RELEASE);
-	if (__atomic_load_n(&ctl->reader_waiting, __ATOMIC_RELAXED))
+	switch (__atomic_load_n(&ctl->reader_waiting, __ATOMIC_RELAXED)) {
+	case TF_RING_RUNNING:
+		break;
+	case TF_RING_NAPPING:
+		if (head - w->tail < w->watermark)
+			break;
+		/* fall through */
+	default:
 		tf_ring_wake_reader(ctl);
+	}
 	return 0;
 }
 
@@ -157,6 +192,7 @@ int tf_ring_reader_init(struct tf_ring_reader *r, void *map,
 	r->size = size;
 	r->mask = size - 1;
 	r->tail = __atomic_load_n(&ctl->data_tail, __ATOMIC_RELAXED);
+	r->head = r->tail;
 	return 0;
 }
 
@@ -177,22 +213,34 @@ static void get(const struct tf_ring_reader *r, uint64_t at, void *dst,
 int tf_ring_read(struct tf_ring_reader *r, uint8_t *buf,
 		 struct tf_ring_record *rec)
 {
-	/* (C): the head's bytes are visible once we see the head */
-	uint64_t head = __atomic_load_n(&r->ctl->data_head, __ATOMIC_ACQUIRE);
-	uint64_t avail = head - r->tail;
+	uint64_t avail = r->head - r->tail, off;
 	struct tf_ring_header h;
 
-	if (avail == 0)
-		return 0;
+	if (avail == 0) {
+		/* (C): the head's bytes are visible once we see the head */
+		r->head = __atomic_load_n(&r->ctl->data_head,
+					  __ATOMIC_ACQUIRE);
+		avail = r->head - r->tail;
+		if (avail == 0)
+			return 0;
+	}
 	if (avail < sizeof(h) || avail > r->size)
 		goto broken;
-	get(r, r->tail, &h, sizeof(h));
+	off = r->tail & r->mask;
+	if (__builtin_expect(off + sizeof(h) <= r->size, 1))
+		memcpy(&h, r->data + off, sizeof(h));
+	else
+		get(r, r->tail, &h, sizeof(h));
 	if (h.size < sizeof(h) || (h.size & 7) || h.size > avail)
 		goto broken;
-	get(r, r->tail, buf, h.size);	/* a copy the writer cannot touch */
+	/* a copy the writer cannot touch any more */
+	if (__builtin_expect(off + h.size <= r->size, 1))
+		memcpy(buf, r->data + off, h.size);
+	else
+		get(r, r->tail, buf, h.size);
 	r->tail += h.size;
-	memset(rec, 0, sizeof(*rec));
 	rec->type = h.type;
+	rec->lost = 0;
 	if (h.type == TF_RING_EVENT && h.size >= TF_RING_EVENT_HDR) {
 		uint32_t len;
 
@@ -203,32 +251,41 @@ int tf_ring_read(struct tf_ring_reader *r, uint8_t *buf,
 			len = UINT32_MAX;	/* the caller's to refuse */
 		rec->len = len;
 		rec->payload = buf + TF_RING_EVENT_HDR;
-	} else if (h.type == TF_RING_LOST && h.size >= LOST_SIZE) {
+		return 1;
+	}
+	rec->ts = 0;
+	rec->cpu = 0;
+	rec->payload = NULL;
+	rec->len = UINT32_MAX;		/* unknown or short: refused */
+	if (h.type == TF_RING_LOST && h.size >= LOST_SIZE) {
 		memcpy(&rec->lost, buf + 16, 8);
-	} else {
-		rec->len = UINT32_MAX;	/* unknown or short: refused */
+		rec->len = 0;
 	}
 	return 1;
 broken:
 	/* no record boundary to resume from: skip what is there */
-	r->tail = head;
+	r->head = __atomic_load_n(&r->ctl->data_head, __ATOMIC_ACQUIRE);
+	r->tail = r->head;
 	return -EBADMSG;
 }
 
-void tf_ring_reader_sleep(struct tf_ring_reader *r, int timeout_ms)
+void tf_ring_reader_sleep(struct tf_ring_reader *r, uint32_t how,
+			  int timeout_ms)
 {
 	struct timespec ts = {
 		.tv_sec = timeout_ms / 1000,
 		.tv_nsec = (long)(timeout_ms % 1000) * 1000000L,
 	};
 
-	__atomic_store_n(&r->ctl->reader_waiting, 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&r->ctl->reader_waiting, how, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&r->ctl->data_head, __ATOMIC_SEQ_CST) != r->tail ||
 	    __atomic_load_n(&r->ctl->writer_closed, __ATOMIC_SEQ_CST)) {
-		__atomic_store_n(&r->ctl->reader_waiting, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&r->ctl->reader_waiting, TF_RING_RUNNING,
+				 __ATOMIC_RELAXED);
 		return;
 	}
-	syscall(SYS_futex, &r->ctl->reader_waiting, FUTEX_WAIT, 1, &ts, NULL,
-		0);
-	__atomic_store_n(&r->ctl->reader_waiting, 0, __ATOMIC_RELAXED);
+	syscall(SYS_futex, &r->ctl->reader_waiting, FUTEX_WAIT, how, &ts,
+		NULL, 0);
+	__atomic_store_n(&r->ctl->reader_waiting, TF_RING_RUNNING,
+			 __ATOMIC_RELAXED);
 }

@@ -25,11 +25,14 @@
  * a LOST record is perf's PERF_RECORD_LOST: the header, a u64 id and the
  * u64 count of records dropped.
  *
- * When the reader has found the ring empty for a while it sets
- * reader_waiting and sleeps on it (a futex in the shared page); a writer
- * that sees it set after publishing wakes it.  The writer does not
- * order that check against its head store (no full barrier on its
- * path), so the reader bounds its sleep: a wake-up can be late, never
+ * When the reader has found the ring empty for a while it naps on
+ * reader_waiting (a futex in the shared page) with a short timeout; a
+ * writer wakes a napping reader only once a quarter of the ring is
+ * waiting (perf's wakeup watermark), so that a producer at full rate
+ * does not pay a system call per record.  A reader idle for long sleeps
+ * instead, and the first record after that wakes it at once.  The writer
+ * does not order that check against its head store (no full barrier on
+ * its path), so every sleep is bounded: a wake-up can be late, never
  * lost for good.
  *
  * This file is shared by the daemon (reader) and libtracefuse (writer)
@@ -52,6 +55,11 @@
 #define TF_RING_LOST		2	/* PERF_RECORD_LOST */
 #define TF_RING_EVENT		9	/* PERF_RECORD_SAMPLE */
 
+/* ctl->reader_waiting */
+#define TF_RING_RUNNING		0
+#define TF_RING_NAPPING		1	/* woken past the watermark */
+#define TF_RING_ASLEEP		2	/* woken by any record */
+
 /* ctl->flags: the producer stamps records with the TSC, not in ns. */
 #define TF_RING_TS_TSC		1u
 
@@ -71,7 +79,8 @@ struct tf_ring_ctl {
 	uint32_t flags;			/* TF_RING_TS_* */
 	uint64_t data_offset;		/* TF_RING_CTL_SIZE */
 	uint64_t data_size;		/* a power of two */
-	/* the reader sleeps on it (futex); the writer wakes it */
+	/* TF_RING_RUNNING, _NAPPING or _ASLEEP: the reader sleeps on it
+	 * (a futex); the writer wakes it */
 	uint32_t reader_waiting;
 	/* the writer is done: the reader drains what is left and detaches */
 	uint32_t writer_closed;
@@ -90,7 +99,9 @@ struct tf_ring_writer {
 	struct tf_ring_ctl *ctl;
 	uint8_t *data;
 	uint64_t mask;
+	uint64_t watermark;	/* bytes that wake a napping reader */
 	uint64_t head;		/* our copy of ctl->data_head */
+	uint64_t tail;		/* ctl->data_tail as we saw it last */
 	uint64_t lost;		/* dropped, not yet told in a LOST record */
 };
 
@@ -119,6 +130,7 @@ struct tf_ring_reader {
 	uint64_t mask;
 	uint64_t size;
 	uint64_t tail;		/* our copy of ctl->data_tail */
+	uint64_t head;		/* ctl->data_head as we saw it last */
 };
 
 /* What one record read out of the ring is. */
@@ -161,9 +173,10 @@ static inline void tf_ring_reader_release(struct tf_ring_reader *r)
 /* Futex helpers on ctl->reader_waiting. */
 void tf_ring_wake_reader(struct tf_ring_ctl *ctl);
 /*
- * The reader found the ring empty: sleeps until a writer wakes it, data
- * arrives, or @timeout_ms passes.
+ * The reader found the ring empty: sleeps until a writer wakes it, or
+ * @timeout_ms passes; @how is TF_RING_NAPPING or TF_RING_ASLEEP.
  */
-void tf_ring_reader_sleep(struct tf_ring_reader *r, int timeout_ms);
+void tf_ring_reader_sleep(struct tf_ring_reader *r, uint32_t how,
+			  int timeout_ms);
 
 #endif

@@ -21,7 +21,9 @@
 #include "util/rcu.h"
 
 #define ARENA_SIZE	(256u << 10)	/* copies of one batch's records */
-#define SPIN		200		/* empty looks before sleeping */
+#define SPIN		200		/* empty looks before napping */
+#define NAP_MS		1		/* a nap: woken past the watermark */
+#define NAPS		100		/* idle naps before sleeping */
 #define SLEEP_MS	100		/* bounds a late wake-up */
 #define LOG_MAX		16		/* malformed records logged, each */
 #define CACHE		64		/* events checked, by id */
@@ -186,6 +188,8 @@ static unsigned drain_batch(struct tf_ring_channel *ch)
 {
 	struct tf_tracing *t = ch->tracing;
 	unsigned n = 0, taken = 0, used = 0, from = 0;
+	struct tf_ring_clock_line line;
+	bool have_line = false;
 	const char *why;
 
 	tf_rcu_read_lock();
@@ -220,11 +224,18 @@ static unsigned drain_batch(struct tf_ring_channel *ch)
 		}
 		if (rr.cpu >= (uint32_t)t->nr_cpus)
 			rr.cpu %= (uint32_t)t->nr_cpus;
+		if (ch->tsc) {		/* one line for the batch */
+			if (!have_line) {
+				tf_ring_clock_line(&line, rr.ts);
+				have_line = true;
+			}
+			rr.ts = tf_ring_clock_apply(&line, rr.ts);
+		}
 		ch->recs[n] = (struct tf_record){
 			.event = c->ev,
 			.data = rr.payload,
 			.size = rr.len,
-			.ts = ch->tsc ? tf_ring_clock_tsc_to_ns(rr.ts) : rr.ts,
+			.ts = rr.ts,
 			.cpu = (int)rr.cpu,
 			.comm = ch->comm,
 			.tgid = ch->tgid,
@@ -272,7 +283,10 @@ static void *drain_thread(void *arg)
 			cpu_relax();
 			continue;
 		}
-		tf_ring_reader_sleep(&ch->r, SLEEP_MS);
+		if (idle < SPIN + NAPS)
+			tf_ring_reader_sleep(&ch->r, TF_RING_NAPPING, NAP_MS);
+		else
+			tf_ring_reader_sleep(&ch->r, TF_RING_ASLEEP, SLEEP_MS);
 	}
 	return NULL;
 }

@@ -19,18 +19,14 @@
 #define REANCHOR_NS	100000000ull	/* a tenth of a second */
 #define FIRST_SPAN_NS	2000000ull	/* the first slope: over 2 ms */
 
-struct line {
-	uint64_t tsc, ns;	/* the anchor */
-	uint64_t mult;		/* ns per TSC tick, << 32 */
-};
 
 static struct {
 	pthread_once_t once;
 	bool usable;
 	/* a seqlock: odd while the line changes */
 	unsigned seq;
-	struct line line;
-	struct line first;	/* the first anchor, for the slope */
+	struct tf_ring_clock_line line;
+	struct tf_ring_clock_line first;	/* the first anchor, for the slope */
 	pthread_mutex_t lock;	/* one re-anchoring at a time */
 } clk = { PTHREAD_ONCE_INIT, false, 0, { 0, 0, 0 }, { 0, 0, 0 },
 	  PTHREAD_MUTEX_INITIALIZER };
@@ -112,9 +108,9 @@ bool tf_ring_clock_tsc_usable(void)
 	return clk.usable;
 }
 
-static struct line read_line(void)
+static struct tf_ring_clock_line read_line(void)
 {
-	struct line l;
+	struct tf_ring_clock_line l;
 	unsigned s;
 
 	do {
@@ -127,18 +123,15 @@ static struct line read_line(void)
 	return l;
 }
 
-static uint64_t on_line(const struct line *l, uint64_t tsc)
+static uint64_t on_line(const struct tf_ring_clock_line *l, uint64_t tsc)
 {
-	int64_t d = (int64_t)(tsc - l->tsc);
-	__int128 off = ((__int128)d * (__int128)l->mult) >> 32;
-
-	return (uint64_t)((__int128)l->ns + off);
+	return tf_ring_clock_apply(l, tsc);
 }
 
 /* A new anchor now; the slope from the first anchor (the longest span). */
 static void reanchor(void)
 {
-	struct line l;
+	struct tf_ring_clock_line l;
 	uint64_t t, n;
 
 	if (pthread_mutex_trylock(&clk.lock) != 0)
@@ -157,17 +150,22 @@ static void reanchor(void)
 	pthread_mutex_unlock(&clk.lock);
 }
 
+void tf_ring_clock_line(struct tf_ring_clock_line *l, uint64_t tsc)
+{
+	*l = read_line();
+	if (on_line(l, tsc) - l->ns > REANCHOR_NS &&
+	    (int64_t)(tsc - l->tsc) > 0) {
+		reanchor();
+		*l = read_line();
+	}
+}
+
 uint64_t tf_ring_clock_tsc_to_ns(uint64_t tsc)
 {
-	struct line l;
+	struct tf_ring_clock_line l;
 
 	if (!tf_ring_clock_tsc_usable())
 		return tsc;
-	l = read_line();
-	if (on_line(&l, tsc) - l.ns > REANCHOR_NS &&
-	    (int64_t)(tsc - l.tsc) > 0) {
-		reanchor();
-		l = read_line();
-	}
+	tf_ring_clock_line(&l, tsc);
 	return on_line(&l, tsc);
 }

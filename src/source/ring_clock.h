@@ -22,7 +22,29 @@
 
 /* Whether producers may stamp with the TSC (checked once). */
 bool tf_ring_clock_tsc_usable(void);
-/* @tsc in CLOCK_MONOTONIC nanoseconds; thread-safe, lock-free. */
+
+/* The conversion: ns = ns0 + (tsc - tsc0) * mult / 2^32. */
+struct tf_ring_clock_line {
+	uint64_t tsc, ns, mult;
+};
+
+/*
+ * The current line, for stamps around @tsc (re-anchored first when @tsc
+ * is past a tenth of a second from the anchor): taken once for a batch
+ * of records.  Thread-safe, lock-free.
+ */
+void tf_ring_clock_line(struct tf_ring_clock_line *l, uint64_t tsc);
+
+static inline uint64_t tf_ring_clock_apply(const struct tf_ring_clock_line *l,
+					   uint64_t tsc)
+{
+	int64_t d = (int64_t)(tsc - l->tsc);
+
+	return (uint64_t)((__int128)l->ns +
+			  (((__int128)d * (__int128)l->mult) >> 32));
+}
+
+/* @tsc in CLOCK_MONOTONIC nanoseconds (one stamp: a line of its own). */
 uint64_t tf_ring_clock_tsc_to_ns(uint64_t tsc);
 
 #endif
