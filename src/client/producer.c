@@ -46,10 +46,12 @@ struct tfc_producer {
 	struct tfc_producer *next_thread, *next_conn;
 };
 
-static __thread struct tfc_producer *tl_last, *tl_list;
-static __thread int tl_tid;
-static __thread unsigned char *tl_scratch;
-static __thread size_t tl_scratch_size;
+/* initial-exec: a few words, read without a call per access */
+#define TLS __thread __attribute__((tls_model("initial-exec")))
+static TLS struct tfc_producer *tl_last, *tl_list;
+static TLS int tl_tid;
+static TLS unsigned char *tl_scratch;
+static TLS size_t tl_scratch_size;
 static pthread_key_t exit_key;
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 
