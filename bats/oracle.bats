@@ -111,3 +111,13 @@ teardown() { tf_umount; }
 	echo "$output"
 	assert_success
 }
+
+@test "tracing_cpumask prints and parses as the kernel's for 8 and 36 CPUs (oracle: cpumask-8.sh, cpumask-36.sh)" {
+	for n in 8 36; do
+		tf_umount
+		tf_mount --formats "$TF_FORMATS_612" --cpus "$n"
+		run oracle_compare "cpumask-$n"
+		echo "$output"
+		assert_success
+	done
+}

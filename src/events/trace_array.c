@@ -14,6 +14,7 @@
 #include "buffer/ring_buffer.h"
 #include "buffer/trace_clock.h"
 #include "events/trace_array.h"
+#include "util/bitmap_parse.h"
 #include "trigger/trigger.h"
 #include "filter/filter.h"
 
@@ -99,7 +100,9 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	atomic_store(&tr->tracing_on, 1);
 	tr->buffer_size_kb = TF_DEFAULT_BUFFER_KB;
 	tr->buffer_percent = 50;
-	tr->cpumask = t->nr_cpus >= 64 ? ~0ull : (1ull << t->nr_cpus) - 1;
+	tr->cpumask = tf_bitmap_alloc_full(t->nr_cpus);
+	if (!tr->cpumask)
+		goto fail;
 	tr->subbuf_size_kb = 4;
 	tr->clock_id = TF_CLOCK_LOCAL;
 	atomic_store(&tr->time_start, tf_trace_clock_now(tr->clock_id));
@@ -115,6 +118,7 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	return tr;
 fail:
 	files_free(tr);
+	free(tr->cpumask);
 	free(tr->name);
 	free(tr);
 	return NULL;
@@ -143,6 +147,7 @@ static void tr_free(struct tf_trace_array *tr)
 	tf_error_log_destroy(&tr->error_log);
 	tf_ring_buffer_free(tr->buffer);
 	tf_ring_buffer_free(tr->snapshot);
+	free(tr->cpumask);
 	free(tr->name);
 	free(tr);
 }

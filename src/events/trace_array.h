@@ -138,7 +138,7 @@ struct tf_trace_array {
 	unsigned subbuf_size_kb;
 	/* numbers of idle features that the kernel keeps as written */
 	unsigned long knobs[TF_KNOB_MAX];
-	uint64_t cpumask;		/* tracing_cpumask, kept */
+	uint64_t *cpumask;		/* tracing_cpumask, kept: nr_cpus bits */
 	bool buffer_expanded;
 	_Atomic int clock_id;		/* enum tf_clock_id (trace_clock.h) */
 	/* the clock's value at the last reset: latency times count from it */

@@ -18,6 +18,7 @@
 #include "buffer/trace_clock.h"
 #include "fs/files.h"
 #include "synth/synth.h"
+#include "util/bitmap_parse.h"
 
 extern const char tf_readme_text[];
 
@@ -432,67 +433,19 @@ static long subbuf_size_write(struct tf_open *o, const char *buf, size_t len)
 
 static int tracing_cpumask_show(struct tf_open *o, struct strbuf *out)
 {
-	sb_printf(out, "%llx\n", (unsigned long long)o->node.tr->cpumask);
+	tf_bitmap_print(o->node.tr->cpumask, o->node.t->nr_cpus, out);
+	sb_putc(out, '\n');
 	return 0;
 }
 
-/*
- * tracing_cpumask takes the kernel's bitmap_parse(): up to the first
- * newline (or NUL), read from the end in groups of up to 8 hex digits
- * separated by commas or spaces; an empty mask is 0.  A non-hex digit
- * is EINVAL; a ninth digit in a group, more groups than 32-bit words of
- * CPUs, or a CPU that does not exist is EOVERFLOW.
- */
+/* tracing_cpumask takes the kernel's bitmap_parse() (util/bitmap_parse.c) */
 static long tracing_cpumask_write(struct tf_open *o, const char *buf,
 				  size_t len)
 {
-	int n = o->node.t->nr_cpus;
-	int words = (n + 31) / 32;
-	unsigned long long mask = 0;
-	bool high = false;		/* a bit at or past CPU 64 */
-	size_t end = 0;
-	long i;
+	int ret = tf_bitmap_parse(buf, len, o->node.t->nr_cpus,
+				  o->node.tr->cpumask);
 
-	while (end < len && buf[end] != '\n' && buf[end] != '\0')
-		end++;
-	i = (long)end - 1;
-	for (int chunk = 0;; chunk++) {
-		unsigned long long word = 0;
-		int digits;
-
-		/* bitmap_find_region_reverse(): skip separators */
-		while (i >= 0 && (isspace((unsigned char)buf[i]) ||
-				  buf[i] == ','))
-			i--;
-		if (i < 0)
-			break;
-		if (chunk >= words)
-			return -EOVERFLOW;
-		/* bitmap_get_x32_reverse(): 8 digits at most; a ninth that
-		 * is hex is EOVERFLOW, one that is not is skipped */
-		for (digits = 0; digits < 8; digits++) {
-			int c = (unsigned char)buf[i--];
-
-			if (!isxdigit(c))
-				return -EINVAL;
-			word |= (unsigned long long)(isdigit(c) ? c - '0' :
-				 tolower(c) - 'a' + 10) << (4 * digits);
-			if (i < 0 || isspace((unsigned char)buf[i]) ||
-			    buf[i] == ',')
-				break;
-		}
-		if (digits == 8 && isxdigit((unsigned char)buf[i--]))
-			return -EOVERFLOW;
-		if (chunk < 2)
-			mask |= word << (32 * chunk);
-		else if (word)
-			high = true;
-	}
-	/* bits past nr_cpu_ids */
-	if ((n < 64 && (mask >> n)) || (n <= 64 && high))
-		return -EOVERFLOW;
-	o->node.tr->cpumask = mask;
-	return (long)len;
+	return ret < 0 ? ret : (long)len;
 }
 
 #define ROOT(name, mode, flags, open, show, write) \
