@@ -371,7 +371,9 @@ static int add_sources(const struct options *opt, struct tf_registry *reg,
 		if (ret < 0) {
 			fprintf(stderr, "tracefuse: --source %s: %s\n",
 				opt->sources[i], ret == -EINVAL ?
-				"unknown or unusable source" : strerror(-ret));
+				"unknown or unusable source" : ret == -EBADMSG ?
+				"not a trace.dat libtracecmd can read (truncated "
+				"or corrupt)" : strerror(-ret));
 			return -1;
 		}
 	}

@@ -44,6 +44,7 @@
 #include "events/dispatch.h"
 #include "events/ksyms.h"
 #include "source/replay.h"
+#include "source/replay_probe.h"
 #include "source/trace_marker.h"
 #include "source/source.h"
 #include "util/rcu.h"
@@ -791,6 +792,10 @@ static int replay_load(struct replay *r)
 {
 	int n, ret;
 
+	/* libtracecmd may crash on a corrupt file: read it in a child first */
+	ret = tf_replay_probe(r->path);
+	if (ret < 0)
+		return ret;
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	r->handle = tracecmd_open(r->path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!r->handle)
