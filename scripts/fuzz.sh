@@ -1,19 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# fuzz.sh [SECONDS] [OUTDIR] - builds every libFuzzer target in
-# tests/fuzz/ (fuzz_filter: the filter language; fuzz_hist: hist and the
-# other trigger commands; fuzz_synth: synthetic_events and
+# fuzz.sh [SECONDS] [OUTDIR] [TARGET...] - builds the libFuzzer targets
+# of tests/fuzz/ (fuzz_filter: the filter language; fuzz_hist: hist and
+# the other trigger commands; fuzz_synth: synthetic_events and
 # dynamic_events; fuzz_control: set_event, the pid lists and the
-# injection text) with clang -fsanitize=fuzzer,address,undefined, and
-# runs each for SECONDS (default 60; `make fuzz`) from seeds made of the
-# test corpora.  Corpora and crashes go to OUTDIR (default: a fresh
-# temporary directory, removed unless something crashed).  Prints each
-# target's executions, coverage and result; exits 1 if any crashed,
-# leaked or timed out.  Needs clang and libclang-rt-14-dev.
+# injection text; fuzz_cpumask: tracing_cpumask; fuzz_replay: trace.dat
+# files through the replay source) with clang
+# -fsanitize=fuzzer,address,undefined, and runs each, one after the
+# other, for SECONDS (default 60; `make fuzz`) from seeds made of the
+# test corpora, with the target's dictionary of its language's tokens
+# (tests/fuzz/dict/TARGET.dict).  TARGETs (e.g. `replay cpumask`) pick
+# some; default all.  Corpora and crashes go to OUTDIR (default: a
+# fresh temporary directory, removed unless something crashed; give one
+# to keep a corpus across runs).  Prints each target's executions,
+# coverage and result; exits 1 if any crashed, leaked or timed out.
+# Needs clang, libclang-rt-14-dev and python3 (the trace.dat seeds).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
 out=${2:-}
+[ $# -gt 2 ] && shift 2 || set --
 keep=1
 if [ -z "$out" ]; then
 	out=$(mktemp -d "${TMPDIR:-/tmp}/tf-fuzz.XXXXXX") || exit 1
@@ -34,6 +40,10 @@ flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefine
 libs="-ltracecmd -ltracefs -ltraceevent -lurcu-memb -lurcu-common -lurcu-cds
 	-lfuse3 -lpthread"
 
+rc=0
+# leaks inside libtraceevent/libtracecmd are theirs (tests/fuzz/lsan.supp)
+LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
+export LSAN_OPTIONS
 # seeds: one file per line of each corpus
 seed() {	# DIR CTLBYTE FILE...: a file per line, CTLBYTE first
 	d=$1 c=$2
@@ -62,11 +72,29 @@ seed "$out/seeds/control" 3 "$out/inject.txt"
 grep -ho "[AW] \(synthetic\|dynamic\)_events '[^']*'" tests/oracle/synth-*.sh 2>/dev/null |
 	sed "s/^[AW] [a-z_]* '//; s/'\$//" | sort -u > "$out/synth.txt"
 seed "$out/seeds/synth" 4 "$out/synth.txt"
+# cpumask: two bytes of CPU count (2, 8, 36, 64, 65, 4096), then a mask
+i=0
+{ awk -F'\t' '$1 == "tracing_cpumask" { print $3 }' tests/differential/errnos.txt
+  printf '%s\n' 3 ff 01 '0,00000001' 'f,ffffffff' '1,00000000' 'ffffffff,ffffffff' \
+	'1 2' '  3  ' '000000001' ''; } > "$out/cpumask.txt"
+mkdir -p "$out/seeds/cpumask"
+for n in 1 7 35 63 64 4095; do
+	while IFS= read -r l; do
+		i=$((i + 1))
+		# the corpus spells newlines as \n
+		printf "\\$(printf %o $((n >> 8)))\\$(printf %o $((n & 255)))$l" \
+			> "$out/seeds/cpumask/s$i"
+	done < "$out/cpumask.txt"
+done
+# replay: small trace.dat files
+python3 tests/fuzz/make-dat.py tests/oracle/formats-6.12 "$out/seeds/replay" || rc=1
 
-rc=0
-for src in tests/fuzz/fuzz_*.c; do
-	t=${src#tests/fuzz/fuzz_}
-	t=${t%.c}
+targets=$*
+[ -n "$targets" ] || targets=$(ls tests/fuzz/fuzz_*.c | sed 's#.*/fuzz_##; s#\.c$##')
+for t in $targets; do
+	[ -f "tests/fuzz/fuzz_$t.c" ] || { echo "fuzz.sh: no target $t" >&2; rc=1; continue; }
+	dict=
+	[ -f "tests/fuzz/dict/$t.dict" ] && dict=-dict=tests/fuzz/dict/$t.dict
 	mkdir -p "$out/seeds/$t"
 	bin=$out/fuzz_$t
 	echo "== fuzz_$t: build"
@@ -74,11 +102,12 @@ for src in tests/fuzz/fuzz_*.c; do
 	clang $flags $srcs "tests/fuzz/fuzz_$t.c" $libs -o "$bin" || { rc=1; continue; }
 	mkdir -p "$out/corpus/$t"
 	echo "== fuzz_$t: $secs s"
-	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 \
+	# shellcheck disable=SC2086
+	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 $dict \
 		-print_final_stats=1 -artifact_prefix="$out/fuzz_$t-" \
 		"$out/corpus/$t" "$out/seeds/$t" > "$out/fuzz_$t.log" 2>&1
 	r=$?
-	grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+[[:space:]]+DONE' \
+	grep -E '^stat::(number_of_executed_units|peak_rss_mb)|^#[0-9]+[[:space:]]+DONE|^INFO: Loaded .* dictionary' \
 		"$out/fuzz_$t.log"
 	if [ $r -ne 0 ]; then
 		echo "fuzz_$t: FAILED (exit $r); the input and log are in $out"
