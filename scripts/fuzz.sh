@@ -15,6 +15,7 @@
 # to keep a corpus across runs).  Prints each target's executions,
 # coverage and result; exits 1 if any crashed, leaked or timed out.
 # Needs clang, libclang-rt-14-dev and python3 (the trace.dat seeds).
+# scripts/fuzz-afl.sh runs the same targets under AFL++.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 secs=${1:-60}
@@ -88,6 +89,8 @@ for n in 1 7 35 63 64 4095; do
 done
 # replay: small trace.dat files
 python3 tests/fuzz/make-dat.py tests/oracle/formats-6.12 "$out/seeds/replay" || rc=1
+# FUZZ_SEEDS_ONLY=1: only the seeds, in OUTDIR/seeds/TARGET (fuzz-afl.sh)
+[ -z "${FUZZ_SEEDS_ONLY:-}" ] || exit $rc
 
 targets=$*
 [ -n "$targets" ] || targets=$(ls tests/fuzz/fuzz_*.c | sed 's#.*/fuzz_##; s#\.c$##')
