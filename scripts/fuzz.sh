@@ -44,7 +44,10 @@ libs="-ltracecmd -ltracefs -ltraceevent -lurcu-memb -lurcu-common -lurcu-cds
 rc=0
 # leaks inside libtraceevent/libtracecmd are theirs (tests/fuzz/lsan.supp)
 LSAN_OPTIONS=suppressions=$top/tests/fuzz/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}
-export LSAN_OPTIONS
+# a corrupt size asks libtracecmd for gigabytes: it must get NULL, as
+# from malloc, not a report (-malloc_limit_mb above, for the same)
+ASAN_OPTIONS=allocator_may_return_null=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}
+export LSAN_OPTIONS ASAN_OPTIONS
 # seeds: one file per line of each corpus
 seed() {	# DIR CTLBYTE FILE...: a file per line, CTLBYTE first
 	d=$1 c=$2
@@ -106,7 +109,8 @@ for t in $targets; do
 	mkdir -p "$out/corpus/$t"
 	echo "== fuzz_$t: $secs s"
 	# shellcheck disable=SC2086
-	"$bin" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 $dict \
+	"$bin" -max_total_time="$secs" -timeout=30 -rss_limit_mb=4096 $dict \
+		-malloc_limit_mb=65536 \
 		-print_final_stats=1 -artifact_prefix="$out/fuzz_$t-" \
 		"$out/corpus/$t" "$out/seeds/$t" > "$out/fuzz_$t.log" 2>&1
 	r=$?
