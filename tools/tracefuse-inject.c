@@ -119,7 +119,7 @@ static int inject(int fd, struct replies *r)
 {
 	static char buf[1 << 16];
 	size_t have = 0, off = 0;
-	int eof = 0, shut = 0;
+	int eof = 0, shut = 0, ended = 1;	/* nothing sent is ended */
 
 	if (send_all(fd, "INJECT\n", 7) < 0)
 		return -1;
@@ -134,6 +134,15 @@ static int inject(int fd, struct replies *r)
 			pfd[0].events |= POLLOUT;
 		if (eof || off < have)
 			pfd[1].fd = -1;
+		if (eof && off == have && !shut && !ended) {
+			/* the daemon drops a line left open (a client
+			 * killed inside it): end the last one */
+			buf[0] = '\n';
+			have = 1;
+			off = 0;
+			ended = 1;
+			continue;
+		}
 		if (eof && off == have && !shut) {
 			shutdown(fd, SHUT_WR);
 			shut = 1;
@@ -163,6 +172,7 @@ static int inject(int fd, struct replies *r)
 			if (k > 0) {
 				have = (size_t)k;
 				off = 0;
+				ended = buf[k - 1] == '\n';
 			}
 		}
 		if ((pfd[0].revents & POLLOUT) && off < have) {

@@ -67,6 +67,12 @@ void tf_inject_stream_feed(struct tf_inject_stream *s, const char *buf,
 			   size_t len);
 /* End of input: a last line without a newline counts too. */
 void tf_inject_stream_finish(struct tf_inject_stream *s);
+/*
+ * End of input from a producer that ends every line it sends: a line
+ * left without its newline was cut by the producer's death, and is
+ * dropped, not parsed.  Returns its bytes so far (0: none was cut).
+ */
+size_t tf_inject_stream_abandon(struct tf_inject_stream *s);
 void tf_inject_stream_release(struct tf_inject_stream *s);
 
 /* The socket server of the daemon (inject_server.c); its path:

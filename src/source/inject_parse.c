@@ -1081,6 +1081,20 @@ void tf_inject_stream_finish(struct tf_inject_stream *s)
 	batch_end(s);
 }
 
+size_t tf_inject_stream_abandon(struct tf_inject_stream *s)
+{
+	size_t dropped = s->partial_len;
+
+	if (!s->partial_len && !s->skipping)
+		dropped = 0;
+	else if (!dropped)
+		dropped = 1;		/* inside an over-long line */
+	s->skipping = 0;
+	s->partial_len = 0;
+	batch_end(s);
+	return dropped;
+}
+
 void tf_inject_stream_release(struct tf_inject_stream *s)
 {
 	free(s->partial);

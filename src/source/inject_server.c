@@ -9,8 +9,10 @@
  * protocol, client to daemon, is one request line:
  *
  *     INJECT\n          then the event lines until the client shuts down
- *                       its side; the daemon answers "E <message>\n" per
- *                       bad line as it goes
+ *                       its side, the last one ended by a newline (a line
+ *                       cut short is a client killed inside it: dropped);
+ *                       the daemon answers "E <message>\n" per bad line
+ *                       as it goes
  *     REPLAY SPEED LOOPS PATH\n   a trace.dat replayed with tf_replay_run()
  *
  * and the daemon's last line, once everything is dispatched, is
@@ -139,6 +141,7 @@ static void serve_inject(int fd, const char *rest, size_t rest_len)
 	struct tf_inject_stream st;
 	char *buf = malloc(1 << 16);
 	char done[96];
+	size_t cut;
 	ssize_t n;
 
 	if (!p || !buf) {
@@ -156,7 +159,15 @@ static void serve_inject(int fd, const char *rest, size_t rest_len)
 		}
 		tf_inject_stream_feed(&st, buf, (size_t)n);
 	}
-	tf_inject_stream_finish(&st);
+	/* tracefuse-inject ends its input with a newline: a line cut
+	 * short is a client that died (or was killed) inside it */
+	cut = tf_inject_stream_abandon(&st);
+	if (cut) {
+		fprintf(stderr, "tracefuse: an injection client ended inside "
+			"a line (its %zu bytes dropped, %lu records "
+			"dispatched): killed mid-record?\n", cut, st.records);
+		st.errors++;
+	}
 	n = snprintf(done, sizeof(done), "DONE %lu %lu\n", st.records,
 		     st.errors);
 	send_all(fd, done, (size_t)n);
