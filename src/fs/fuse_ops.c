@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -414,6 +415,19 @@ static int render(struct tf_open *o)
  * interceptor, for one, reads the buffer after the system call); and a
  * second reader of the same descriptor may render the text anew.
  */
+/*
+ * Memory exhausted under a request is the daemon's trouble, not the
+ * caller's mistake: the caller gets ENOMEM and changes nothing, and the
+ * log says where it happened.
+ */
+static void log_enomem(const struct tf_open *o, const char *what)
+{
+	fprintf(stderr, "tracefuse: out of memory: a %s of %s failed "
+		"(ENOMEM)%s\n", what,
+		o->node.def && o->node.def->name ? o->node.def->name : "a file",
+		strcmp(what, "write") == 0 ? "; nothing changed" : "");
+}
+
 static void reply_copy(fuse_req_t req, char *copy, size_t size, int err)
 {
 	if (err)
@@ -675,6 +689,8 @@ static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		ret = render(o);
 	if (ret == 0)
 		ret = copy_out(o, (size_t)off, &size, &copy);
+	if (ret == -ENOMEM)
+		log_enomem(o, "read");
 	pthread_mutex_unlock(&o->lock);
 	reply_copy(req, copy, size, ret);
 }
@@ -696,6 +712,8 @@ static void tf_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 	ret = event_gone(o) ? -ENODEV : o->node.def->write(o, buf, size);
 	unlock_for(o);
 	flush_invalidations();	/* the write may have removed events */
+	if (ret == -ENOMEM)
+		log_enomem(o, "write");
 	if (ret < 0)
 		fuse_reply_err(req, (int)-ret);
 	else
