@@ -985,6 +985,10 @@ static void *replay_thread(void *arg)
 	struct replay *r = arg;
 	unsigned long n = replay_dispatch(r, r->tracing);
 
+	/* what a corrupt file lost shows here: records it had whose
+	 * events could not be read or translated */
+	fprintf(stderr, "tracefuse: replay:%s: %lu records dispatched, %lu "
+		"skipped\n", r->path, n, r->skipped);
 	pthread_mutex_lock(&r->lock);
 	r->dispatched = n;
 	r->done = true;
