@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_replay_corrupt.c - replaying a corrupt trace.dat fails with
+ * -EBADMSG and changes nothing; it does not crash the process.
+ * tests/replay-corrupt/open-fails.dat is the input with which
+ * tests/fuzz/fuzz_replay.c found libtracecmd 1.3 dereferencing NULL in
+ * tracecmd_open_fd(); the other files are data/sample.dat cut short.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "events/registry.h"
+#include "events/trace_array.h"
+#include "source/replay.h"
+#include "source/replay_probe.h"
+
+static char *cut_copy(const char *src, const char *dir, off_t len)
+{
+	static char path[4200];
+	char buf[65536];
+	int in = open(src, O_RDONLY), out;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/cut.dat", dir);
+	out = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	while (in >= 0 && out >= 0 && len > 0 &&
+	       (n = read(in, buf, len < (off_t)sizeof(buf) ?
+			 (size_t)len : sizeof(buf))) > 0) {
+		if (write(out, buf, (size_t)n) != n)
+			break;
+		len -= n;
+	}
+	if (in >= 0)
+		close(in);
+	if (out >= 0)
+		close(out);
+	return path;
+}
+
+int main(void)
+{
+	struct tf_replay_opts opts = { 0 };
+	struct tf_registry *reg;
+	struct tf_tracing t;
+	unsigned long n = 7;
+	char dir[] = "/tmp/tf-test-replay.XXXXXX";
+	unsigned nr;
+	int fd;
+
+	fd = open(FORMATS_DIR, O_RDONLY | O_DIRECTORY);
+	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "test") < 0 ||
+	    tf_tracing_init(&t, reg, 2) < 0 || !mkdtemp(dir)) {
+		fprintf(stderr, "test_replay_corrupt: set-up failed\n");
+		return 99;
+	}
+	close(fd);
+	nr = reg->nr_events;
+
+	/* the fuzzer's crash: refused, nothing dispatched, no event added */
+	CHECK_INT(tf_replay_probe(SRCDIR "/tests/replay-corrupt/open-fails.dat"),
+		  -EBADMSG);
+	CHECK_INT(tf_replay_run(&t, SRCDIR "/tests/replay-corrupt/open-fails.dat",
+				&opts, &n, NULL, NULL), -EBADMSG);
+	CHECK_INT(n, 7);
+	CHECK_INT(reg->nr_events, nr);
+
+	/* the sample cut inside its headers and inside its records */
+	for (off_t len = 4096; len <= 1500000; len *= 19) {
+		char *p = cut_copy(SRCDIR "/data/sample.dat", dir, len);
+
+		CHECK_INT(tf_replay_run(&t, p, &opts, NULL, NULL, NULL),
+			  -EBADMSG);
+		unlink(p);
+	}
+	CHECK_INT(reg->nr_events, nr);
+
+	/* a missing file is still ENOENT */
+	CHECK_INT(tf_replay_probe("/nonexistent/x.dat"), -ENOENT);
+
+	/* and the whole sample still replays */
+	CHECK_INT(tf_replay_run(&t, SRCDIR "/data/sample.dat", &opts, &n,
+				NULL, NULL), 0);
+	CHECK_INT(n, 99498);
+	rmdir(dir);
+	tf_tracing_destroy(&t);
+	return check_done("test_replay_corrupt");
+}
