@@ -5,7 +5,8 @@
 # the other trigger commands; fuzz_synth: synthetic_events and
 # dynamic_events; fuzz_control: set_event, the pid lists and the
 # injection text; fuzz_cpumask: tracing_cpumask; fuzz_replay: trace.dat
-# files through the replay source) with clang
+# files through the replay source; fuzz_ring: the producer rings'
+# shared memory) with clang
 # -fsanitize=fuzzer,address,undefined, and runs each, one after the
 # other, for SECONDS (default 60; `make fuzz`) from seeds made of the
 # test corpora, with the target's dictionary of its language's tokens
@@ -92,6 +93,25 @@ for n in 1 7 35 63 64 4095; do
 done
 # replay: small trace.dat files
 python3 tests/fuzz/make-dat.py tests/oracle/formats-6.12 "$out/seeds/replay" || rc=1
+# ring: records as a producer writes them (fuzz_ring.c: mode 1), and a
+# raw data area (mode 0)
+python3 - "$out/seeds/ring" <<'PY' || rc=1
+import os, struct, sys
+d = sys.argv[1]
+os.makedirs(d, exist_ok=True)
+def rec(ev_id, body):
+    b = struct.pack('<HBBi', ev_id, 1, 0, 100) + body
+    return struct.pack('<HH', len(b), 0x8000 | ev_id) + b
+switch = rec(310, b'bash'.ljust(16, b'\0') + struct.pack('<iiq', 100, 120, 1)
+             + b'cat'.ljust(16, b'\0') + struct.pack('<ii', 200, 120))
+text = b'hello\0'
+marker = rec(5, struct.pack('<Q', 0xffffffff81000000) + text)
+for i, (ctl, body) in enumerate([(1, switch), (1, switch * 3 + marker),
+                                  (3, (switch + marker) * 40),
+                                  (0, struct.pack('<Q', 64) + bytes(56)),
+                                  (2, struct.pack('<Q', 1 << 40) + bytes(200))]):
+    open(os.path.join(d, 's%d' % i), 'wb').write(bytes([ctl]) + body)
+PY
 # FUZZ_SEEDS_ONLY=1: only the seeds, in OUTDIR/seeds/TARGET (fuzz-afl.sh)
 [ -z "${FUZZ_SEEDS_ONLY:-}" ] || exit $rc
 
