@@ -42,7 +42,7 @@ static void stats(struct tf_ring_buffer *rb, struct tf_rb_stats *st)
 /* oracle "small-buffer-40x200": 17 per page, the oldest page dropped */
 static void test_overwrite_pages(void)
 {
-	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 7 * 1024);
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 7 * 1024, 0);
 	struct tf_rb_snapshot snap;
 	struct tf_rb_stats st;
 
@@ -63,7 +63,7 @@ static void test_overwrite_pages(void)
 /* oracle "three-4054", "4054-4054-84", "small-big-big-small" */
 static void test_big_events(void)
 {
-	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080);
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080, 0);
 	struct tf_rb_snapshot snap;
 	struct tf_rb_stats st;
 
@@ -90,7 +90,7 @@ static void test_big_events(void)
 /* oracle "nooverwrite-40x200": the buffer keeps its first 34 */
 static void test_nooverwrite(void)
 {
-	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 7 * 1024);
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 7 * 1024, 0);
 	struct tf_rb_stats st;
 	int refused = 0;
 
@@ -108,7 +108,7 @@ static void test_nooverwrite(void)
 /* oracle "trace_pipe of four 3000": the consumer is told of 2 lost */
 static void test_consume(void)
 {
-	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080);
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080, 0);
 	struct tf_rb_snapshot snap;
 	struct tf_rb_stats st;
 
@@ -154,7 +154,7 @@ static void test_consume(void)
 /* records without data: 510 a page (8 kernel bytes, 16 of ours each) */
 static void test_tiny_records(void)
 {
-	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080);
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080, 0);
 	struct tf_rb_snapshot snap;
 	struct tf_rb_stats st;
 
@@ -172,7 +172,7 @@ static void test_tiny_records(void)
 /* deltas beyond 27 bits cost a time extend: fewer events per page */
 static void test_time_extend(void)
 {
-	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080);
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 2 * 4080, 0);
 	struct tf_rb_stats st;
 
 	/* 100-byte events are 104 bytes: 39 fit a page, 36 with extends */
@@ -188,10 +188,104 @@ static void test_time_extend(void)
 	tf_ring_buffer_free(rb);
 }
 
+/* oracle subbuf.sh: a new order empties the pages and keeps the counts
+ * and the size shown; 8K pages hold 35 200-byte markers; 4072 bytes of
+ * data at most, whatever the order */
+static void test_subbuf_order(void)
+{
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 7 * 1024, 0);
+	struct tf_rb_snapshot snap;
+	struct tf_rb_stats st;
+
+	CHECK_INT(tf_ring_buffer_subbuf_data(0), 4080);
+	CHECK_INT(tf_ring_buffer_subbuf_data(7), 524272);
+	for (unsigned i = 0; i < 3; i++)
+		write_n(rb, 0, i, marker_len(100), 'a' + i);
+	CHECK_INT(tf_ring_buffer_set_order(rb, 1), 0);
+	CHECK_INT(tf_ring_buffer_order(rb), 1);
+	CHECK_INT(tf_ring_buffer_size(rb, 0), 2 * 4080);
+	stats(rb, &st);
+	CHECK_INT(st.entries, 3);
+	CHECK_INT(st.written, 3);
+	CHECK(tf_ring_buffer_empty(rb, -1));
+	CHECK_INT(tf_ring_buffer_copy(rb, -1, 0, &snap), 0);
+	CHECK_INT(snap.nr, 0);
+	tf_rb_snapshot_release(&snap);
+	tf_ring_buffer_reset(rb, -1);
+	for (unsigned i = 0; i < 100; i++)
+		CHECK_INT(write_n(rb, 0, 10 + i, marker_len(200), 'x'), 0);
+	stats(rb, &st);
+	CHECK_INT(st.entries, 65);
+	CHECK_INT(st.overrun, 35);
+	CHECK_INT(write_n(rb, 0, 200, 4072, 'y'), 0);
+	CHECK_INT(write_n(rb, 0, 201, 4073, 'y'), -E2BIG);
+	/* resizing sizes with the new pages: 100 kB are 13 of 8176 bytes */
+	CHECK_INT(tf_ring_buffer_resize(rb, 100 * 1024), 0);
+	CHECK_INT(tf_ring_buffer_size(rb, 0), 13 * 8176);
+	tf_ring_buffer_free(rb);
+}
+
+/* trace_pipe's consumer: oldest first across CPUs, one at a time; a
+ * peek takes nothing, a consume takes what was peeked */
+static void test_consumer(void)
+{
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(2, 64 * 1024, 0);
+	const struct tf_rb_entry *e;
+	struct tf_rb_consumer *cs;
+	struct tf_rb_stats st;
+	char order[8] = "";
+	size_t n = 0;
+
+	write_n(rb, 0, 3, 16, 'd');
+	write_n(rb, 1, 5, 16, 'a');
+	write_n(rb, 0, 7, 16, 'b');
+	write_n(rb, 1, 9, 16, 'c');
+	CHECK(!tf_ring_buffer_empty(rb, 0));
+	tf_rcu_read_lock();
+	cs = tf_rb_consumer_begin(rb, -1);
+	CHECK(cs != NULL);
+	e = tf_rb_consumer_peek(cs);
+	CHECK(e && e->data[0] == 'd');
+	e = tf_rb_consumer_peek(cs);		/* still there */
+	CHECK(e && e->data[0] == 'd');
+	tf_rb_consumer_consume(cs);
+	e = tf_rb_consumer_peek(cs);
+	CHECK(e && e->data[0] == 'a' && e->cpu == 1);
+	tf_rb_consumer_end(cs);
+	cs = tf_rb_consumer_begin(rb, -1);
+	while ((e = tf_rb_consumer_peek(cs)) && n < sizeof(order) - 1) {
+		order[n++] = (char)e->data[0];
+		tf_rb_consumer_consume(cs);
+	}
+	tf_rb_consumer_end(cs);
+	tf_rcu_read_unlock();
+	CHECK_STR(order, "abc");
+	CHECK(tf_ring_buffer_empty(rb, -1));
+	stats(rb, &st);
+	CHECK_INT(st.read, 4);
+	CHECK_INT(st.entries, 0);
+	/* one CPU's consumer sees that CPU only; overwrites are reported */
+	tf_ring_buffer_resize(rb, 2 * 4080);
+	for (unsigned i = 0; i < 4; i++)
+		write_n(rb, 0, 20 + i, marker_len(3000), 'e' + i);
+	write_n(rb, 1, 30, 16, 'z');
+	tf_rcu_read_lock();
+	cs = tf_rb_consumer_begin(rb, 0);
+	e = tf_rb_consumer_peek(cs);
+	CHECK(e && e->data[20] == 'g' && e->lost == 2);
+	tf_rb_consumer_consume(cs);
+	e = tf_rb_consumer_peek(cs);
+	CHECK(e && e->data[20] == 'h' && e->lost == 0);
+	tf_rb_consumer_end(cs);
+	tf_rcu_read_unlock();
+	CHECK(!tf_ring_buffer_empty(rb, 1));
+	tf_ring_buffer_free(rb);
+}
+
 static void test_merge_and_swap(void)
 {
-	struct tf_ring_buffer *a = tf_ring_buffer_create(2, 64 * 1024);
-	struct tf_ring_buffer *b = tf_ring_buffer_create(2, 64 * 1024);
+	struct tf_ring_buffer *a = tf_ring_buffer_create(2, 64 * 1024, 0);
+	struct tf_ring_buffer *b = tf_ring_buffer_create(2, 64 * 1024, 0);
 	struct tf_rb_snapshot snap;
 
 	write_n(a, 1, 5, 16, 'a');
@@ -292,7 +386,7 @@ static void test_race(void)
 {
 	pthread_t w[2], r[2];
 
-	race_rb = tf_ring_buffer_create(2, 16 * 1024);
+	race_rb = tf_ring_buffer_create(2, 16 * 1024, 0);
 	pthread_create(&r[0], NULL, race_reader, NULL);
 	pthread_create(&r[1], NULL, race_reader, (void *)1);
 	pthread_create(&w[0], NULL, race_writer, (void *)(uintptr_t)1000000);
@@ -322,6 +416,8 @@ int main(void)
 	test_tiny_records();
 	test_time_extend();
 	test_merge_and_swap();
+	test_subbuf_order();
+	test_consumer();
 	test_race();
 	return check_done("test_ring_buffer");
 }

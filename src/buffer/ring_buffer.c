@@ -2,13 +2,15 @@
 /*
  * ring_buffer.c - the per-CPU trace buffer (see ring_buffer.h).
  *
- * Each CPU has nr_pages pages used as a ring, named by a page counter
- * that only grows: page p lives in slot p % nr_pages.  `head` is the
- * page being written, `tail` the oldest page still holding events; the
- * events are in pages [tail, head].  A page fills as the kernel's does:
- * an event goes on the head page if its kernel size (event header, data
- * rounded to 4 bytes, a time extend when the delta does not fit 27 bits)
- * fits the page's 4080 data bytes, else on a new page.  Taking a new page
+ * Each CPU has nr_pages pages (the kernel's sub-buffers) used as a ring,
+ * named by a page counter that only grows: page p lives in slot
+ * p % nr_pages.  `head` is the page being written, `tail` the oldest page
+ * still holding events; the events are in pages [tail, head].  A page
+ * fills as the kernel's does: an event goes on the head page if its
+ * kernel size (event header, data rounded to 4 bytes, a time extend when
+ * the delta does not fit 27 bits) fits the page's data bytes (4080 for
+ * the default 4 KiB sub-buffer, (4 KiB << order) - 16 for bigger ones),
+ * else on a new page.  Taking a new page
  * when all are in use drops the oldest page whole, counting its unread
  * events as overrun (overwrite mode), or refuses the event (not
  * overwriting; counted as dropped).
@@ -21,11 +23,13 @@
  * Page contents are written and read with relaxed atomic 8-byte accesses,
  * and the committed length is published with release/acquire, as in the
  * perf ring buffer's head/tail protocol.  Consuming readers (trace_pipe)
- * serialise on a reader lock and keep their position in `read_pos`.
+ * serialise on a reader lock and keep their position in `read_pos`; they
+ * take events one at a time (struct tf_rb_consumer) or all at once.
  *
- * Per-CPU state hangs off an RCU-published pointer: resizing builds new
- * pages, publishes them and frees the old ones after a grace period;
- * a snapshot swaps the pointers of two buffers.  CPUs may differ in
+ * Per-CPU state hangs off an RCU-published pointer: resizing or a new
+ * sub-buffer order builds new pages, publishes them and frees the old
+ * ones after a grace period; a snapshot swaps the pointers of two
+ * buffers.  CPUs may differ in
  * size (per_cpu/cpuN/buffer_size_kb).  Pages are allocated and faulted
  * in when sized, and a size the host's available memory cannot hold is
  * refused (-ENOMEM), as the kernel's ring_buffer_resize() does.
@@ -41,11 +45,12 @@
 #include "buffer/ring_buffer.h"
 #include "util/rcu.h"
 
-/* Our entry headers are bigger than the kernel's 4-8 bytes: room for
- * every event whose kernel size fits (any event of >= 8 data bytes). */
-#define PAGE_PHYS	(2 * TF_RB_PAGE_DATA)
+/* Our entry headers are bigger than the kernel's 4-8 bytes: a page has
+ * twice the kernel's data bytes, room for every event whose kernel size
+ * fits (any event of >= 8 data bytes). */
 #define HDR_SIZE	16u
 #define MIN_PAGES	2u
+#define BUF_PAGE_HDR_SIZE 16u	/* the kernel's buffer_data_page header */
 
 /* the kernel's ring buffer event sizes (ring_buffer.c) */
 #define RB_EVNT_HDR_SIZE	4u
@@ -54,14 +59,12 @@
 #define RB_LEN_TIME_EXTEND	8u
 #define TS_DELTA_BITS		27
 
-/* read_pos: page counter << 25 | events consumed on it << 13 | offset */
-#define RP_OFF_BITS	13
-#define RP_ENT_BITS	12
-#define RP_PAGE(rp)	((rp) >> (RP_OFF_BITS + RP_ENT_BITS))
-#define RP_ENT(rp)	(((rp) >> RP_OFF_BITS) & ((1u << RP_ENT_BITS) - 1))
-#define RP_OFF(rp)	((rp) & ((1u << RP_OFF_BITS) - 1))
-#define RP_MAKE(p, e, o) (((uint64_t)(p) << (RP_OFF_BITS + RP_ENT_BITS)) | \
-			  ((uint64_t)(e) << RP_OFF_BITS) | (o))
+/* read_pos: page counter << 20 | offset / 8 (offsets are 8-aligned; a
+ * 512 KiB sub-buffer's page is 1 MiB of ours) */
+#define RP_OFF_BITS	20
+#define RP_PAGE(rp)	((rp) >> RP_OFF_BITS)
+#define RP_OFF(rp)	((unsigned)((rp) & ((1u << RP_OFF_BITS) - 1)) * 8u)
+#define RP_MAKE(p, o)	(((uint64_t)(p) << RP_OFF_BITS) | ((o) / 8u))
 
 struct rb_hdr {
 	uint64_t ts;
@@ -74,17 +77,19 @@ struct rb_page {
 	uint32_t commit;	/* bytes of data published */
 	uint32_t entries;	/* events published */
 	uint64_t kbytes;	/* their kernel sizes */
-	uint64_t data[PAGE_PHYS / 8];
+	uint64_t data[];	/* cpu->phys bytes */
 };
 
 struct rb_cpu {
 	pthread_mutex_t wlock;	/* writers */
 	pthread_mutex_t rlock;	/* consuming readers */
 	unsigned nr_pages;
-	struct rb_page *pages;
+	unsigned cap;		/* the kernel's data bytes per page */
+	unsigned phys;		/* ours: 2 * cap */
+	size_t stride;		/* bytes from one page to the next */
+	unsigned char *pages;
 	uint64_t head, tail;	/* page counters */
 	uint64_t read_pos;	/* RP_MAKE(); consuming readers write it */
-	uint64_t read_kbytes;	/* kernel bytes consumed on read_pos's page */
 	/* writer-only */
 	uint32_t kused;		/* kernel bytes used on the head page */
 	uint64_t last_ts;
@@ -97,6 +102,13 @@ struct rb_cpu {
 struct tf_ring_buffer {
 	int nr_cpus;
 	bool overwrite;
+	unsigned order;		/* sub-buffers of 4 KiB << order */
+	/* the largest event's data: fixed when the buffer is made, as 6.12's
+	 * max_data_size, which a new sub-buffer order does not change */
+	unsigned max_data;
+	/* per CPU, what buffer_size_kb shows: the size when last resized (the
+	 * kernel's trace_array_cpu entries, kept by a new order) */
+	size_t *size;
 	struct rb_cpu **cpus;	/* RCU */
 };
 
@@ -135,9 +147,25 @@ static size_t phys_size(unsigned len)
 	return HDR_SIZE + (((size_t)len + 7) & ~(size_t)7);
 }
 
+unsigned tf_ring_buffer_subbuf_data(unsigned order)
+{
+	return (4096u << order) - BUF_PAGE_HDR_SIZE;
+}
+
 static struct rb_page *page_of(struct rb_cpu *c, uint64_t p)
 {
-	return &c->pages[p % c->nr_pages];
+	return (struct rb_page *)(void *)(c->pages +
+					  (p % c->nr_pages) * c->stride);
+}
+
+/* An entry's header, as written by put_words(). */
+static struct rb_hdr load_hdr(const struct rb_page *pg, unsigned off)
+{
+	uint64_t w[2] = { LOAD(&pg->data[off / 8]), LOAD(&pg->data[off / 8 + 1]) };
+	struct rb_hdr h;
+
+	memcpy(&h, w, sizeof(h));
+	return h;
 }
 
 static void page_start(struct rb_page *pg, uint64_t p)
@@ -152,11 +180,16 @@ static void page_start(struct rb_page *pg, uint64_t p)
 
 /* DIV_ROUND_UP(bytes, BUF_PAGE_SIZE), at least 2, in the kernel's
  * unsigned long arithmetic (a size near 2^64 wraps to the minimum) */
-static size_t nr_pages_for(size_t bytes)
+static size_t nr_pages_for(size_t bytes, unsigned cap)
 {
-	size_t n = (bytes + TF_RB_PAGE_DATA - 1) / TF_RB_PAGE_DATA;
+	size_t n = (bytes + cap - 1) / cap;
 
 	return n < MIN_PAGES ? MIN_PAGES : n;
+}
+
+static size_t page_stride(unsigned order)
+{
+	return sizeof(struct rb_page) + 2 * (size_t)tf_ring_buffer_subbuf_data(order);
 }
 
 /*
@@ -180,9 +213,9 @@ static size_t mem_available(void)
 }
 
 /* Whether @nr_cpus buffers of @nr_pages pages fit in what the host has. */
-static bool pages_available(size_t nr_pages, int nr_cpus)
+static bool pages_available(size_t nr_pages, int nr_cpus, unsigned order)
 {
-	size_t avail = mem_available() / sizeof(struct rb_page);
+	size_t avail = mem_available() / page_stride(order);
 
 	return nr_pages <= avail / (size_t)nr_cpus;
 }
@@ -192,10 +225,9 @@ static bool pages_available(size_t nr_pages, int nr_cpus)
  * as the kernel allocates its pages: the memory is the buffer's from
  * then on, not taken later from under the event path.
  */
-static struct rb_cpu *cpu_create(size_t bytes)
+static struct rb_cpu *cpu_create_pages(size_t n, unsigned order)
 {
 	struct rb_cpu *c = calloc(1, sizeof(*c));
-	size_t n = nr_pages_for(bytes);
 	void *p;
 
 	if (!c)
@@ -203,14 +235,19 @@ static struct rb_cpu *cpu_create(size_t bytes)
 	if (n > UINT_MAX)
 		goto fail;
 	c->nr_pages = (unsigned)n;
-	p = mmap(NULL, n * sizeof(*c->pages), PROT_READ | PROT_WRITE,
+	c->cap = tf_ring_buffer_subbuf_data(order);
+	c->phys = 2 * c->cap;
+	c->stride = page_stride(order);
+	if (n > SIZE_MAX / c->stride)
+		goto fail;
+	p = mmap(NULL, n * c->stride, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p == MAP_FAILED)
 		goto fail;
 	c->pages = p;
 	pthread_mutex_init(&c->wlock, NULL);
 	pthread_mutex_init(&c->rlock, NULL);
-	page_start(&c->pages[0], 0);
+	page_start(page_of(c, 0), 0);
 	return c;
 fail:
 	free(c);
@@ -223,29 +260,39 @@ static void cpu_free(struct rb_cpu *c)
 		return;
 	pthread_mutex_destroy(&c->wlock);
 	pthread_mutex_destroy(&c->rlock);
-	munmap(c->pages, (size_t)c->nr_pages * sizeof(*c->pages));
+	munmap(c->pages, (size_t)c->nr_pages * c->stride);
 	free(c);
 }
 
-struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes)
+struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes,
+					     unsigned order)
 {
 	struct tf_ring_buffer *rb = calloc(1, sizeof(*rb));
+	unsigned cap = tf_ring_buffer_subbuf_data(order);
 
 	if (!rb)
 		return NULL;
 	rb->nr_cpus = nr_cpus;
 	rb->overwrite = true;
+	rb->order = order;
+	rb->max_data = TF_RB_PAGE_DATA - 2 * 4;	/* allocated at order 0 */
 	rb->cpus = calloc((size_t)nr_cpus, sizeof(*rb->cpus));
-	if (!rb->cpus || !pages_available(nr_pages_for(bytes), nr_cpus)) {
+	rb->size = calloc((size_t)nr_cpus, sizeof(*rb->size));
+	if (!rb->cpus || !rb->size ||
+	    !pages_available(nr_pages_for(bytes, cap), nr_cpus, order)) {
 		free(rb->cpus);
+		free(rb->size);
 		free(rb);
 		return NULL;
 	}
-	for (int i = 0; i < nr_cpus; i++)
-		if (!(rb->cpus[i] = cpu_create(bytes))) {
+	for (int i = 0; i < nr_cpus; i++) {
+		rb->cpus[i] = cpu_create_pages(nr_pages_for(bytes, cap), order);
+		if (!rb->cpus[i]) {
 			tf_ring_buffer_free(rb);
 			return NULL;
 		}
+		rb->size[i] = (size_t)rb->cpus[i]->nr_pages * cap;
+	}
 	return rb;
 }
 
@@ -256,6 +303,7 @@ void tf_ring_buffer_free(struct tf_ring_buffer *rb)
 	for (int i = 0; i < rb->nr_cpus; i++)
 		cpu_free(rb->cpus[i]);
 	free(rb->cpus);
+	free(rb->size);
 	free(rb);
 }
 
@@ -286,37 +334,20 @@ static void cpu_carry_over(struct tf_ring_buffer *rb, struct rb_cpu *from,
 
 size_t tf_ring_buffer_size(struct tf_ring_buffer *rb, int cpu)
 {
-	size_t n;
-
-	tf_rcu_read_lock();
-	n = (size_t)RB_CPU(rb, cpu)->nr_pages * TF_RB_PAGE_DATA;
-	tf_rcu_read_unlock();
-	return n;
+	return __atomic_load_n(&rb->size[cpu], __ATOMIC_RELAXED);
 }
 
-int tf_ring_buffer_resize_cpu(struct tf_ring_buffer *rb, int cpu,
-			      size_t bytes)
+unsigned tf_ring_buffer_order(const struct tf_ring_buffer *rb)
 {
-	int from = cpu < 0 ? 0 : cpu, to = cpu < 0 ? rb->nr_cpus : cpu + 1;
-	struct rb_cpu **fresh;
+	return __atomic_load_n(&rb->order, __ATOMIC_RELAXED);
+}
+
+/* Publishes @fresh's CPUs [from, to) and frees the old ones. */
+static void cpus_replace(struct tf_ring_buffer *rb, struct rb_cpu **fresh,
+			 int from, int to)
+{
 	int i;
 
-	/* ring_buffer_resize(): refused before anything is allocated when
-	 * the host does not have it; nothing changes on failure */
-	if (!pages_available(nr_pages_for(bytes), to - from))
-		return -ENOMEM;
-	fresh = calloc((size_t)rb->nr_cpus, sizeof(*fresh));
-	if (!fresh)
-		return -ENOMEM;
-	for (i = from; i < to; i++)
-		if (!(fresh[i] = cpu_create(bytes)))
-			goto nomem;
-	/* the kernel adds or removes pages: the events stay (the oldest
-	 * go if they no longer fit); what is written meanwhile is lost */
-	tf_rcu_read_lock();
-	for (i = from; i < to; i++)
-		cpu_carry_over(rb, RB_CPU(rb, i), fresh[i]);
-	tf_rcu_read_unlock();
 	pthread_mutex_lock(&ctl_lock);
 	for (i = from; i < to; i++) {
 		struct rb_cpu *old = rb->cpus[i];
@@ -329,6 +360,36 @@ int tf_ring_buffer_resize_cpu(struct tf_ring_buffer *rb, int cpu,
 	tf_rcu_synchronize();
 	for (i = from; i < to; i++)
 		cpu_free(fresh[i]);
+}
+
+int tf_ring_buffer_resize_cpu(struct tf_ring_buffer *rb, int cpu,
+			      size_t bytes)
+{
+	int from = cpu < 0 ? 0 : cpu, to = cpu < 0 ? rb->nr_cpus : cpu + 1;
+	unsigned order = rb->order, cap = tf_ring_buffer_subbuf_data(order);
+	size_t n = nr_pages_for(bytes, cap);
+	struct rb_cpu **fresh;
+	int i;
+
+	/* ring_buffer_resize(): refused before anything is allocated when
+	 * the host does not have it; nothing changes on failure */
+	if (!pages_available(n, to - from, order))
+		return -ENOMEM;
+	fresh = calloc((size_t)rb->nr_cpus, sizeof(*fresh));
+	if (!fresh)
+		return -ENOMEM;
+	for (i = from; i < to; i++)
+		if (!(fresh[i] = cpu_create_pages(n, order)))
+			goto nomem;
+	/* the kernel adds or removes pages: the events stay (the oldest
+	 * go if they no longer fit); what is written meanwhile is lost */
+	tf_rcu_read_lock();
+	for (i = from; i < to; i++)
+		cpu_carry_over(rb, RB_CPU(rb, i), fresh[i]);
+	tf_rcu_read_unlock();
+	cpus_replace(rb, fresh, from, to);
+	for (i = from; i < to; i++)	/* update_buffer_entries() */
+		__atomic_store_n(&rb->size[i], n * cap, __ATOMIC_RELAXED);
 	free(fresh);
 	return 0;
 nomem:
@@ -341,6 +402,67 @@ nomem:
 int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes)
 {
 	return tf_ring_buffer_resize_cpu(rb, -1, bytes);
+}
+
+/* The counters a new order keeps (the kernel's cpu_buffer fields). */
+static void cpu_carry_counts(struct rb_cpu *from, struct rb_cpu *to)
+{
+	pthread_mutex_lock(&from->wlock);
+	pthread_mutex_lock(&from->rlock);
+	to->written = LOAD(&from->written);
+	to->overrun = LOAD(&from->overrun);
+	to->dropped = LOAD(&from->dropped);
+	to->kb_written = LOAD(&from->kb_written);
+	to->kb_lost = LOAD(&from->kb_lost);
+	to->read = LOAD(&from->read);
+	to->kb_read = LOAD(&from->kb_read);
+	to->lost_reported = LOAD(&from->lost_reported);
+	to->last_ts = from->last_ts;
+	pthread_mutex_unlock(&from->rlock);
+	pthread_mutex_unlock(&from->wlock);
+}
+
+/*
+ * ring_buffer_subbuf_order_set(): every CPU gets new, empty pages of the
+ * new size, as many as hold what its pages held (at least 2); events are
+ * gone, counters stay, the sizes buffer_size_kb shows stay.
+ */
+int tf_ring_buffer_set_order(struct tf_ring_buffer *rb, unsigned order)
+{
+	unsigned old_cap = tf_ring_buffer_subbuf_data(rb->order);
+	unsigned cap = tf_ring_buffer_subbuf_data(order);
+	struct rb_cpu **fresh;
+	int i, n = rb->nr_cpus;
+
+	if (order == rb->order)
+		return 0;
+	fresh = calloc((size_t)n, sizeof(*fresh));
+	if (!fresh)
+		return -ENOMEM;
+	tf_rcu_read_lock();
+	for (i = 0; i < n; i++) {
+		size_t pages = nr_pages_for((size_t)old_cap *
+					    RB_CPU(rb, i)->nr_pages, cap);
+
+		if (!pages_available(pages, 1, order) ||
+		    !(fresh[i] = cpu_create_pages(pages, order)))
+			break;
+	}
+	tf_rcu_read_unlock();
+	if (i < n) {
+		for (i = 0; i < n; i++)
+			cpu_free(fresh[i]);
+		free(fresh);
+		return -ENOMEM;
+	}
+	tf_rcu_read_lock();
+	for (i = 0; i < n; i++)
+		cpu_carry_counts(RB_CPU(rb, i), fresh[i]);
+	tf_rcu_read_unlock();
+	__atomic_store_n(&rb->order, order, __ATOMIC_RELAXED);
+	cpus_replace(rb, fresh, 0, n);
+	free(fresh);
+	return 0;
 }
 
 void tf_ring_buffer_set_overwrite(struct tf_ring_buffer *rb, bool on)
@@ -360,9 +482,17 @@ static void drop_page(struct rb_cpu *c, uint64_t p)
 	if (RP_PAGE(rp) > p) {
 		lost = lostb = 0;		/* all consumed */
 	} else if (RP_PAGE(rp) == p) {
-		lost -= RP_ENT(rp) < lost ? RP_ENT(rp) : lost;
-		lostb -= LOAD(&c->read_kbytes) < lostb ?
-			 LOAD(&c->read_kbytes) : lostb;
+		/* a consumer is inside it: what lies before its position
+		 * was read (the page is complete: only we write it) */
+		unsigned commit = LOAD(&pg->commit);
+
+		for (unsigned o = 0; o < RP_OFF(rp) && o < commit;) {
+			struct rb_hdr h = load_hdr(pg, o);
+
+			lost -= lost ? 1 : 0;
+			lostb -= h.ksize < lostb ? h.ksize : lostb;
+			o += (unsigned)phys_size(h.len);
+		}
 	}
 	ADD(&c->overrun, lost);
 	ADD(&c->kb_lost, lostb);
@@ -417,6 +547,8 @@ static void put_words(uint64_t *dst, const void *src, size_t len)
 int tf_ring_buffer_write(struct tf_ring_buffer *rb, int cpu, uint64_t ts,
 			 const void *data, unsigned len)
 {
+	if (len > rb->max_data)
+		return -E2BIG;
 	return write_cpu(rb, RB_CPU(rb, (unsigned)cpu % (unsigned)rb->nr_cpus),
 			 ts, data, len);
 }
@@ -430,7 +562,7 @@ static int write_cpu(struct tf_ring_buffer *rb, struct rb_cpu *c,
 	struct rb_hdr h = { .ts = ts, .len = len };
 	uint32_t commit;
 
-	if (ksize > TF_RB_PAGE_DATA || need > PAGE_PHYS)
+	if (ksize > c->cap || need > c->phys)
 		return -E2BIG;
 	pthread_mutex_lock(&c->wlock);
 	pg = page_of(c, c->head);
@@ -439,8 +571,7 @@ static int write_cpu(struct tf_ring_buffer *rb, struct rb_cpu *c,
 	if (commit && ts > c->last_ts &&
 	    ts - c->last_ts >= (1ull << TS_DELTA_BITS))
 		ext = RB_LEN_TIME_EXTEND;
-	if (c->kused + ksize + ext > TF_RB_PAGE_DATA ||
-	    commit + need > PAGE_PHYS) {
+	if (c->kused + ksize + ext > c->cap || commit + need > c->phys) {
 		if (!next_page(rb, c)) {
 			ADD(&c->dropped, 1);
 			pthread_mutex_unlock(&c->wlock);
@@ -474,8 +605,7 @@ static void cpu_reset(struct rb_cpu *c)
 	page_start(page_of(c, next), next);
 	__atomic_store_n(&c->tail, next, __ATOMIC_RELEASE);
 	__atomic_store_n(&c->head, next, __ATOMIC_RELEASE);
-	__atomic_store_n(&c->read_pos, RP_MAKE(next, 0, 0), __ATOMIC_RELEASE);
-	STORE(&c->read_kbytes, 0);
+	__atomic_store_n(&c->read_pos, RP_MAKE(next, 0), __ATOMIC_RELEASE);
 	c->kused = 0;
 	STORE(&c->written, 0);
 	STORE(&c->overrun, 0);
@@ -514,18 +644,15 @@ void tf_ring_buffer_swap(struct tf_ring_buffer *a, struct tf_ring_buffer *b)
 /* ---- reading ---- */
 
 /* Where unconsumed events start: the later of tail and read_pos. */
-static uint64_t read_start(struct rb_cpu *c, uint64_t tail, unsigned *off,
-			   unsigned *ents)
+static uint64_t read_start(struct rb_cpu *c, uint64_t tail, unsigned *off)
 {
 	uint64_t rp = __atomic_load_n(&c->read_pos, __ATOMIC_ACQUIRE);
 
 	if (RP_PAGE(rp) >= tail) {
 		*off = RP_OFF(rp);
-		*ents = RP_ENT(rp);
 		return RP_PAGE(rp);
 	}
 	*off = 0;
-	*ents = 0;
 	return tail;
 }
 
@@ -537,7 +664,7 @@ void tf_ring_buffer_stats(struct tf_ring_buffer *rb, int cpu,
 	for (int i = 0; i < rb->nr_cpus; i++) {
 		struct rb_cpu *c;
 		uint64_t w, o, r, p, head;
-		unsigned off, ents;
+		unsigned off;
 
 		if (cpu >= 0 && i != cpu)
 			continue;
@@ -557,7 +684,7 @@ void tf_ring_buffer_stats(struct tf_ring_buffer *rb, int cpu,
 		head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
 		for (p = read_start(c, __atomic_load_n(&c->tail,
 						       __ATOMIC_ACQUIRE),
-				    &off, &ents); p <= head; p++, off = 0) {
+				    &off); p <= head; p++, off = 0) {
 			struct rb_page *pg = page_of(c, p);
 			uint64_t gen = __atomic_load_n(&pg->gen,
 						       __ATOMIC_ACQUIRE);
@@ -659,8 +786,8 @@ static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
 		    int consume)
 {
 	uint64_t head, tail, p, first, kb_total = 0, lost;
-	unsigned off, ents, end = 0, last_ents = 0;
-	uint64_t last_p, last_kb = 0;
+	unsigned off, end = 0;
+	uint64_t last_p;
 	size_t first_entry = cs->snap->nr;
 	int ret = 0;
 
@@ -669,11 +796,8 @@ static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
 	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
 	tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
 	/* consumed events are gone for every reader, as in the kernel */
-	first = read_start(c, tail, &off, &ents);
+	first = read_start(c, tail, &off);
 	last_p = first;
-	last_ents = ents;
-	last_kb = first == RP_PAGE(LOAD(&c->read_pos)) ?
-		  LOAD(&c->read_kbytes) : 0;
 	lost = LOAD(&c->overrun);
 	end = off;
 	for (p = first; p <= head; p++, off = 0) {
@@ -688,13 +812,7 @@ static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
 		if (n < 0)
 			continue;
 		kb_total += kb;
-		if (p != last_p) {
-			last_p = p;
-			last_ents = 0;
-			last_kb = 0;
-		}
-		last_ents += (unsigned)n;
-		last_kb += kb;
+		last_p = p;
 		end = page_end;
 	}
 	if (consume) {
@@ -704,9 +822,7 @@ static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
 			cs->snap->entries[first_entry].lost =
 				lost - LOAD(&c->lost_reported);
 			STORE(&c->lost_reported, lost);
-			STORE(&c->read_kbytes, last_kb);
-			__atomic_store_n(&c->read_pos,
-					 RP_MAKE(last_p, last_ents, end),
+			__atomic_store_n(&c->read_pos, RP_MAKE(last_p, end),
 					 __ATOMIC_RELEASE);
 			ADD(&c->read, n);
 			ADD(&c->kb_read, kb_total);
@@ -758,4 +874,188 @@ void tf_rb_snapshot_release(struct tf_rb_snapshot *snap)
 	free(snap->bytes);
 	free(snap->entries);
 	memset(snap, 0, sizeof(*snap));
+}
+
+/* ---- consuming one event at a time ---- */
+
+struct consumer_cpu {
+	struct rb_cpu *c;
+	int cpu;
+	bool have;		/* e holds this CPU's next event */
+	struct tf_rb_entry e;
+	uint64_t next_pos;	/* read_pos once e is consumed */
+	uint32_t ksize;
+	uint64_t overrun;	/* the overrun count e's lost was taken from */
+	uint64_t *buf;		/* e's data */
+};
+
+struct tf_rb_consumer {
+	int nr;
+	size_t buf_words;
+	struct consumer_cpu *picked;
+	struct consumer_cpu cpus[];
+};
+
+bool tf_ring_buffer_empty(struct tf_ring_buffer *rb, int cpu)
+{
+	bool empty = true;
+
+	tf_rcu_read_lock();
+	for (int i = 0; i < rb->nr_cpus && empty; i++) {
+		struct rb_cpu *c = RB_CPU(rb, i);
+		uint64_t head, p;
+		unsigned off;
+
+		if (cpu >= 0 && i != cpu)
+			continue;
+		head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+		p = read_start(c, __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE),
+			       &off);
+		for (; p <= head && empty; p++, off = 0) {
+			struct rb_page *pg = page_of(c, p);
+
+			if (__atomic_load_n(&pg->gen, __ATOMIC_ACQUIRE) == p + 1 &&
+			    __atomic_load_n(&pg->commit, __ATOMIC_ACQUIRE) > off)
+				empty = false;
+		}
+	}
+	tf_rcu_read_unlock();
+	return empty;
+}
+
+struct tf_rb_consumer *tf_rb_consumer_begin(struct tf_ring_buffer *rb,
+					    int cpu)
+{
+	int nr = cpu < 0 ? rb->nr_cpus : 1;
+	size_t words = rb->max_data / 8 + 1;
+	struct tf_rb_consumer *cs;
+
+	cs = calloc(1, sizeof(*cs) + (size_t)nr * sizeof(cs->cpus[0]));
+	if (!cs)
+		return NULL;
+	cs->nr = nr;
+	cs->buf_words = words;
+	for (int i = 0; i < nr; i++) {
+		struct consumer_cpu *k = &cs->cpus[i];
+
+		k->cpu = cpu < 0 ? i : cpu;
+		k->buf = malloc(words * 8);
+		if (!k->buf) {
+			cs->nr = i;
+			tf_rb_consumer_end(cs);
+			return NULL;
+		}
+		k->c = RB_CPU(rb, k->cpu);
+		pthread_mutex_lock(&k->c->rlock);
+	}
+	return cs;
+}
+
+void tf_rb_consumer_end(struct tf_rb_consumer *cs)
+{
+	if (!cs)
+		return;
+	for (int i = cs->nr - 1; i >= 0; i--) {
+		pthread_mutex_unlock(&cs->cpus[i].c->rlock);
+		free(cs->cpus[i].buf);
+	}
+	free(cs);
+}
+
+/* The first unconsumed event of page @p from @off on; false if none. */
+static bool find_event(struct rb_cpu *c, uint64_t *p, unsigned *off,
+		       uint64_t head)
+{
+	for (; *p <= head; (*p)++, *off = 0) {
+		struct rb_page *pg = page_of(c, *p);
+
+		if (__atomic_load_n(&pg->gen, __ATOMIC_ACQUIRE) != *p + 1)
+			return false;	/* recycled: start again from tail */
+		if (__atomic_load_n(&pg->commit, __ATOMIC_ACQUIRE) > *off)
+			return true;
+	}
+	return false;
+}
+
+/* Copies @k's CPU's next event into @k; false when there is none. */
+static bool peek_cpu(struct consumer_cpu *k, size_t buf_words)
+{
+	struct rb_cpu *c = k->c;
+
+	/* a writer recycling the pages under us sends us back to the tail;
+	 * a few tries, then the CPU counts as empty for this pass */
+	for (int tries = 0; tries < 16; tries++) {
+		uint64_t head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+		uint64_t tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
+		unsigned off, commit;
+		uint64_t p = read_start(c, tail, &off), gen;
+		struct rb_page *pg;
+		struct rb_hdr h;
+		size_t words;
+
+		if (!find_event(c, &p, &off, head)) {
+			if (p > head)
+				return false;
+			continue;
+		}
+		pg = page_of(c, p);
+		gen = p + 1;
+		commit = __atomic_load_n(&pg->commit, __ATOMIC_ACQUIRE);
+		h = load_hdr(pg, off);
+		words = ((size_t)h.len + 7) / 8;
+		if (words > buf_words || off + phys_size(h.len) > commit)
+			words = 0;	/* torn: checked below */
+		for (size_t w = 0; w < words; w++)
+			k->buf[w] = LOAD(&pg->data[(off + HDR_SIZE) / 8 + w]);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (LOAD(&pg->gen) != gen)
+			continue;	/* overwritten while we copied */
+		if (!words && h.len)
+			return false;
+		k->overrun = LOAD(&c->overrun);
+		k->e = (struct tf_rb_entry) {
+			.ts = h.ts, .cpu = k->cpu, .len = h.len,
+			.data = (const uint8_t *)k->buf,
+			.lost = k->overrun - LOAD(&c->lost_reported),
+		};
+		k->ksize = h.ksize;
+		k->next_pos = RP_MAKE(p, off + (unsigned)phys_size(h.len));
+		k->have = true;
+		return true;
+	}
+	return false;
+}
+
+const struct tf_rb_entry *tf_rb_consumer_peek(struct tf_rb_consumer *cs)
+{
+	struct consumer_cpu *best = NULL;
+
+	for (int i = 0; i < cs->nr; i++) {
+		struct consumer_cpu *k = &cs->cpus[i];
+
+		if (!k->have && !peek_cpu(k, cs->buf_words))
+			continue;
+		/* trace_find_next_entry(): the earliest; a tie goes to the
+		 * lower CPU */
+		if (!best || k->e.ts < best->e.ts)
+			best = k;
+	}
+	cs->picked = best;
+	return best ? &best->e : NULL;
+}
+
+void tf_rb_consumer_consume(struct tf_rb_consumer *cs)
+{
+	struct consumer_cpu *k = cs->picked;
+	struct rb_cpu *c;
+
+	if (!k)
+		return;
+	c = k->c;
+	STORE(&c->lost_reported, k->overrun);
+	__atomic_store_n(&c->read_pos, k->next_pos, __ATOMIC_RELEASE);
+	ADD(&c->read, 1);
+	ADD(&c->kb_read, k->ksize);
+	k->have = false;
+	cs->picked = NULL;
 }

@@ -18,8 +18,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The kernel's data bytes per ring-buffer page (PAGE_SIZE - header). */
+/* The kernel's data bytes per ring-buffer page (PAGE_SIZE - header), of
+ * the default sub-buffer (order 0). */
 #define TF_RB_PAGE_DATA 4080u
+/* Sub-buffers are 4 KiB << order, order 0..7 (buffer_subbuf_size_kb). */
+#define TF_RB_MAX_ORDER 7u
 
 struct tf_ring_buffer;
 
@@ -32,9 +35,13 @@ struct tf_rb_entry {
 	uint64_t lost;
 };
 
-/* A buffer of @bytes per CPU: DIV_ROUND_UP(bytes, 4080) pages, >= 2,
- * allocated now; NULL when the host's available memory cannot hold it. */
-struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes);
+/* A buffer of @bytes per CPU in sub-buffers of 4 KiB << @order:
+ * DIV_ROUND_UP(bytes, their data bytes) pages, >= 2, allocated now; NULL
+ * when the host's available memory cannot hold it.  Its largest event
+ * has 4072 data bytes whatever the order (6.12's max_data_size is set
+ * when a buffer is allocated, at order 0, and kept). */
+struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes,
+					     unsigned order);
 void tf_ring_buffer_free(struct tf_ring_buffer *rb);
 int tf_ring_buffer_nr_cpus(const struct tf_ring_buffer *rb);
 /*
@@ -48,14 +55,26 @@ int tf_ring_buffer_resize(struct tf_ring_buffer *rb, size_t bytes);
  * the pages would not fit in the host's available memory. */
 int tf_ring_buffer_resize_cpu(struct tf_ring_buffer *rb, int cpu,
 			      size_t bytes);
-/* A CPU's size as the kernel counts it: its pages x 4080 bytes. */
+/* A CPU's size as buffer_size_kb counts it: its pages x their data bytes
+ * when it was last sized (a new order leaves it as it was). */
 size_t tf_ring_buffer_size(struct tf_ring_buffer *rb, int cpu);
+/* The data bytes of a page of sub-buffer order @order: 4080, 8176, ... */
+unsigned tf_ring_buffer_subbuf_data(unsigned order);
+unsigned tf_ring_buffer_order(const struct tf_ring_buffer *rb);
+/*
+ * A new sub-buffer order (ring_buffer_subbuf_order_set()): each CPU gets
+ * as many new pages as hold the bytes its pages held, at least 2; the
+ * events are gone, the counters and the sizes buffer_size_kb shows stay.
+ * -ENOMEM, and no change, when the host cannot hold the pages.  Control
+ * path, not inside a read-side section.
+ */
+int tf_ring_buffer_set_order(struct tf_ring_buffer *rb, unsigned order);
 /* options/overwrite: off, a full buffer drops new events instead. */
 void tf_ring_buffer_set_overwrite(struct tf_ring_buffer *rb, bool on);
 
 /*
- * Writes one record; returns 0, -E2BIG when it can never fit in a page,
- * or -ENOSPC when the buffer is full and not overwriting (counted in
+ * Writes one record; returns 0, -E2BIG when it can never fit (more than
+ * 4072 bytes), or -ENOSPC when the buffer is full and not overwriting (counted in
  * the CPU's dropped events).
  */
 int tf_ring_buffer_write(struct tf_ring_buffer *rb, int cpu, uint64_t ts,
@@ -90,5 +109,28 @@ struct tf_rb_snapshot {
 int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 			struct tf_rb_snapshot *snap);
 void tf_rb_snapshot_release(struct tf_rb_snapshot *snap);
+
+/* Whether the buffer (one CPU, or all for @cpu < 0) holds no event a
+ * consumer has not taken. */
+bool tf_ring_buffer_empty(struct tf_ring_buffer *rb, int cpu);
+
+/*
+ * A consuming reader that takes events one at a time, oldest first
+ * across its CPUs (one, or all for @cpu < 0), as trace_pipe's reads do:
+ * peek at the next, print it, consume it only if it fitted.  Between
+ * begin and end it holds the CPUs' reader locks (other consumers of
+ * them wait; writers never do); the caller stays inside
+ * tf_rcu_read_lock() throughout.  begin returns NULL when out of memory.
+ */
+struct tf_rb_consumer;
+struct tf_rb_consumer *tf_rb_consumer_begin(struct tf_ring_buffer *rb,
+					    int cpu);
+/* The next event, a copy valid until the next consume or end; NULL when
+ * there is none.  Its `lost`: its CPU's events overwritten since the last
+ * event consumed there. */
+const struct tf_rb_entry *tf_rb_consumer_peek(struct tf_rb_consumer *cs);
+/* Takes the event the last peek returned out of the buffer. */
+void tf_rb_consumer_consume(struct tf_rb_consumer *cs);
+void tf_rb_consumer_end(struct tf_rb_consumer *cs);
 
 #endif

@@ -103,7 +103,6 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	tr->cpumask = tf_bitmap_alloc_full(t->nr_cpus);
 	if (!tr->cpumask)
 		goto fail;
-	tr->subbuf_size_kb = 4;
 	tr->clock_id = TF_CLOCK_LOCAL;
 	atomic_store(&tr->time_start, tf_trace_clock_now(tr->clock_id));
 	atomic_store(&tr->trace_flags, TF_TRACE_DEFAULT_FLAGS);
@@ -112,7 +111,7 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	tr->buffer_expanded = name != NULL;
 	tr->buffer = tf_ring_buffer_create(t->nr_cpus, tr->buffer_expanded ?
 					   (size_t)tr->buffer_size_kb * 1024 :
-					   2 * TF_RB_PAGE_DATA);
+					   2 * TF_RB_PAGE_DATA, 0);
 	if (!tr->buffer)
 		goto fail;
 	return tr;
@@ -673,8 +672,11 @@ void tf_set_event_show(struct tf_trace_array *tr, struct strbuf *out)
 struct tf_ring_buffer *tf_trace_array_snapshot_alloc(struct tf_trace_array *tr,
 						     size_t bytes)
 {
+	/* the main buffer's sub-buffer order, as
+	 * tracing_alloc_snapshot_instance() gives it */
 	struct tf_ring_buffer *rb = tf_ring_buffer_create(tr->tracing->nr_cpus,
-							  bytes);
+							  bytes,
+							  tf_ring_buffer_order(tr->buffer));
 
 	if (rb)
 		tf_ring_buffer_set_overwrite(rb, atomic_load(&tr->trace_flags) &
