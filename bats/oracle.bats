@@ -121,3 +121,15 @@ teardown() { tf_umount; }
 		assert_success
 	done
 }
+
+@test "buffer_subbuf_size_kb: rounding, limits, errnos, header_page, page fill, contents and counts, snapshot, instance (oracle: subbuf.sh)" {
+	run oracle_compare subbuf
+	echo "$output"
+	assert_success
+}
+
+@test "trace_pipe reads fill the reader's buffer and cut lines as the kernel's (oracle: trace-pipe-read.sh)" {
+	run oracle_compare trace-pipe-read
+	echo "$output"
+	assert_success
+}

@@ -305,6 +305,7 @@ void tf_trace_print_entry(struct tf_trace_iter *it, struct strbuf *out,
 	/* events with an output function of their own (synthetic) are
 	 * not libtraceevent's: by id, as the kernel finds them; the read
 	 * lock keeps a removed one until it is printed */
+	it->text_at = out->len;
 	tf_rcu_read_lock();
 	ev = tf_registry_event_by_id(reg, type);
 	if (ev && ev->print) {
@@ -329,13 +330,25 @@ void tf_trace_print_entry(struct tf_trace_iter *it, struct strbuf *out,
 		return;
 	}
 	if (tf_event_print_own(it, out, tev, e)) {
+		/* trace_raw_data() prints " %02x" a byte at a time */
+		if (strcmp(tev->system, "ftrace") == 0 &&
+		    strcmp(tev->name, "raw_data") == 0) {
+			const char *b = memmem(out->buf + it->text_at,
+					       out->len - it->text_at,
+					       " buf:", 5);
+
+			if (b)
+				it->raw_pieces_at = (size_t)(b - out->buf) + 5;
+		}
 		pthread_mutex_unlock(&reg->tep_lock);
 		return;
 	}
 	trace_seq_init(&seq);
 	/* ftrace's events print no name (trace_output.c's functions) */
-	if (strcmp(tev->system, "ftrace") != 0)
+	if (strcmp(tev->system, "ftrace") != 0) {
 		trace_seq_printf(&seq, "%s: ", tev->name);
+		it->text_at += (size_t)seq.len;
+	}
 	tep_print_event(reg->tep, &seq, &rec, "%s", TEP_PRINT_INFO);
 	trace_seq_terminate(&seq);
 	pthread_mutex_unlock(&reg->tep_lock);

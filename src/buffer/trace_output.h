@@ -29,6 +29,12 @@ struct tf_trace_iter {
 	uint64_t time_start;	/* latency times count from here */
 	int nr_cpus;		/* #P */
 	unsigned long idx;	/* verbose: the entry's index */
+	/* set by tf_trace_print_entry(), for a reader that must cut a line
+	 * as the kernel's trace_seq would: where the event's own text
+	 * starts (after the context columns and the event's name), and
+	 * where trace_marker_raw's bytes start, 0 for other events */
+	size_t text_at;
+	size_t raw_pieces_at;
 };
 
 /* "# tracer: nop" and the header trace_default_header() prints, for a

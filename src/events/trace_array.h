@@ -135,7 +135,6 @@ struct tf_trace_array {
 	atomic_int open_refs;		/* open files: rmdir gets EBUSY */
 	unsigned buffer_size_kb;
 	unsigned buffer_percent;	/* kept: readers here never wait */
-	unsigned subbuf_size_kb;
 	/* numbers of idle features that the kernel keeps as written */
 	unsigned long knobs[TF_KNOB_MAX];
 	uint64_t *cpumask;		/* tracing_cpumask, kept: nr_cpus bits */

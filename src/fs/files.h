@@ -14,8 +14,19 @@ int tf_trace_open(struct tf_open *o);
 int tf_trace_show(struct tf_open *o, struct strbuf *out);
 long tf_trace_write(struct tf_open *o, const char *buf, size_t len);
 int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out);
+/*
+ * A trace_pipe read of @cnt bytes that found o->text empty: prints and
+ * consumes events into o->text as the kernel's read does.  0 (o->text
+ * may stay empty: nothing to read yet), TF_STREAM_EOF (end of file: empty
+ * with tracing off after a read found events), or -errno.
+ */
+#define TF_STREAM_EOF 1
+int tf_trace_pipe_fill(struct tf_open *o, size_t cnt);
 /* poll(2) on trace_pipe: readable while the buffer holds records. */
 unsigned tf_trace_pipe_poll(struct tf_open *o, bool peek);
+/* Whether a parked read of @o has something to answer: records, or the
+ * end of file.  Changes nothing. */
+bool tf_trace_pipe_wakes(struct tf_open *o);
 int tf_snapshot_show(struct tf_open *o, struct strbuf *out);
 long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len);
 int tf_buffer_size_show(struct tf_open *o, struct strbuf *out);

@@ -22,30 +22,19 @@
 #include "source/kernel.h"
 #include "source/trace_marker.h"
 
-#define BUF_PAGE_SIZE 4080	/* data bytes in a 4 KiB ring buffer page */
-#define MIN_PAGES 2		/* an unexpanded buffer */
-
 /* The cpu a per_cpu file is about, or -1 for the top-level files. */
 static int node_cpu(const struct tf_open *o)
 {
 	return o->node.kind == TF_N_FILE_CPU ? (int)(o->node.idx >> 8) : -1;
 }
 
-static unsigned long kb_shown(unsigned long kb)
-{
-	unsigned long pages = (kb * 1024 + BUF_PAGE_SIZE - 1) / BUF_PAGE_SIZE;
-
-	if (pages < MIN_PAGES)
-		pages = MIN_PAGES;
-
-	return pages * BUF_PAGE_SIZE >> 10;
-}
-
+/* What the buffer is sized to: its boot-time minimum (2 pages, whatever
+ * their size) until expanded, then buffer_size_kb (trace_buf_size). */
 static size_t buffer_bytes(const struct tf_trace_array *tr)
 {
 	if (!tr->buffer_expanded)
-		return MIN_PAGES * BUF_PAGE_SIZE;
-	return (kb_shown(tr->buffer_size_kb) << 10);
+		return 1;
+	return (size_t)tr->buffer_size_kb << 10;
 }
 
 void tf_buffer_expand(struct tf_trace_array *tr)
@@ -192,25 +181,57 @@ int tf_trace_open(struct tf_open *o)
 
 enum render {
 	R_TRACE,		/* trace, per_cpu/cpuN/trace */
-	R_PIPE,			/* trace_pipe: no header, consumes */
 	R_SNAPSHOT,		/* snapshot: never latency-format */
 };
 
-static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
-			 struct strbuf *out, enum render how)
+static struct tf_trace_iter iter_for(struct tf_open *o, bool consume)
 {
 	struct tf_trace_array *tr = o->node.tr;
-	struct tf_trace_iter it = {
+
+	return (struct tf_trace_iter) {
 		.reg = o->node.t->reg,
 		.trace_flags = atomic_load(&tr->trace_flags),
 		.time_in_ns = tf_trace_clocks[tr->clock_id].in_ns,
-		.consume = how == R_PIPE,
+		.consume = consume,
 		.time_start = atomic_load(&tr->time_start),
 		.nr_cpus = o->node.t->nr_cpus,
 		/* a trace_pipe read resets the iterator, then steps to its
 		 * first entry: verbose counts from 1 there, 0 in trace */
-		.idx = how == R_PIPE ? 1 : 0,
+		.idx = consume ? 1 : 0,
 	};
+}
+
+/* The kernel prints a line into a trace_seq: 8 KiB less its fields. */
+#define TRACE_SEQ_BUFFER_SIZE 8156
+
+/*
+ * A line that does not fit the trace_seq from @base: the kernel keeps the
+ * pieces printed before the one that overflowed.  trace_marker_raw's
+ * line is printed a byte (" %02x") at a time; other events' text is one
+ * piece, after the context columns and the event's name.  trace_pipe
+ * (@marker) then adds "[LINE TOO BIG]\n" if that still fits; `trace`
+ * goes on with the next line on the same one.
+ */
+static void cut_line(struct strbuf *out, const struct tf_trace_iter *it,
+		     size_t base, bool marker)
+{
+	const size_t room = base + TRACE_SEQ_BUFFER_SIZE - 1; /* the NUL */
+	size_t keep = it->text_at;
+
+	if (it->raw_pieces_at && it->raw_pieces_at <= room)
+		keep = it->raw_pieces_at + (room - it->raw_pieces_at) / 3 * 3;
+	if (keep > out->len)
+		keep = out->len;
+	out->len = keep;
+	if (marker && base + TRACE_SEQ_BUFFER_SIZE - keep >=
+		      sizeof("[LINE TOO BIG]\n") - 1)
+		sb_puts(out, "[LINE TOO BIG]\n");
+}
+
+static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
+			 struct strbuf *out, enum render how)
+{
+	struct tf_trace_iter it = iter_for(o, false);
 	struct tf_rb_snapshot snap;
 	struct tf_rb_stats st;
 	int cpu = node_cpu(o);
@@ -219,25 +240,22 @@ static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
 	it.lat_fmt = how != R_SNAPSHOT &&
 		     (it.trace_flags & TF_TRACE_LATENCY_FMT);
 	tf_sources_drain();	/* read-your-events */
-	ret = tf_ring_buffer_copy(rb, cpu, how == R_PIPE, &snap);
+	ret = tf_ring_buffer_copy(rb, cpu, 0, &snap);
 	if (ret < 0)
 		return ret;
-	if (how != R_PIPE) {
-		/* the counts are the whole buffer's, in per_cpu files too */
-		tf_ring_buffer_stats(rb, -1, &st);
-		tf_trace_header(&it, out, st.entries, st.entries + st.overrun,
-				snap.nr == 0);
-	}
+	/* the counts are the whole buffer's, in per_cpu files too */
+	tf_ring_buffer_stats(rb, -1, &st);
+	tf_trace_header(&it, out, st.entries, st.entries + st.overrun,
+			snap.nr == 0);
 	for (size_t i = 0; i < snap.nr; i++) {
-		const struct tf_rb_entry *e = &snap.entries[i];
+		size_t save = out->len;
 
-		/* print_trace_line(): a consumer learns what it missed */
-		if (e->lost)
-			sb_printf(out, "CPU:%d [LOST %llu EVENTS]\n", e->cpu,
-				  (unsigned long long)e->lost);
-		tf_trace_print_entry(&it, out, e,
+		it.text_at = it.raw_pieces_at = 0;
+		tf_trace_print_entry(&it, out, &snap.entries[i],
 				     i + 1 < snap.nr ? &snap.entries[i + 1]
 						     : NULL);
+		if (out->len - save > TRACE_SEQ_BUFFER_SIZE - 1)
+			cut_line(out, &it, save, false);
 	}
 	tf_rb_snapshot_release(&snap);
 	return sb_error(out);
@@ -255,20 +273,90 @@ long tf_trace_write(struct tf_open *o, const char *buf, size_t len)
 	return (long)len;	/* only opening with O_TRUNC clears */
 }
 
+/*
+ * trace_pipe (tracing_read_pipe()).  A read returns what the last one
+ * left of its text, if anything; else it waits for events (the caller
+ * parks it), then prints and consumes them one at a time into a text as
+ * large as the kernel's trace_seq, until the text holds the bytes asked
+ * for (at most one trace_seq less a byte) or the next line does not fit;
+ * it returns the bytes asked for and keeps the rest of the text for the
+ * next read on this open file (gone when it is closed).  So a read cuts
+ * the line that crosses its end and the next read goes on from there.
+ */
+
+int tf_trace_pipe_fill(struct tf_open *o, size_t cnt)
+{
+	struct tf_trace_array *tr = o->node.tr;
+	struct tf_ring_buffer *rb = tr->buffer;
+	struct tf_trace_iter it = iter_for(o, true);
+	struct strbuf *out = &o->text;
+	const struct tf_rb_entry *e;
+	struct tf_rb_consumer *cs;
+	int cpu = node_cpu(o);
+
+	it.lat_fmt = it.trace_flags & TF_TRACE_LATENCY_FMT;
+	tf_sources_drain();	/* read-your-events */
+	sb_reset(out);
+	if (tf_ring_buffer_empty(rb, cpu))
+		/* tracing_wait_pipe(): once something was read, tracing
+		 * turned off means end of file */
+		return o->stream_started && !atomic_load(&tr->tracing_on) ?
+		       TF_STREAM_EOF : 0;
+	o->stream_started = true;
+	if (cnt >= TRACE_SEQ_BUFFER_SIZE)
+		cnt = TRACE_SEQ_BUFFER_SIZE - 1;
+	tf_rcu_read_lock();
+	cs = tf_rb_consumer_begin(rb, cpu);
+	if (!cs) {
+		tf_rcu_read_unlock();
+		return -ENOMEM;
+	}
+	while ((e = tf_rb_consumer_peek(cs))) {
+		size_t save = out->len;
+
+		it.text_at = it.raw_pieces_at = 0;
+		/* print_trace_line(): a consumer learns what it missed */
+		if (e->lost)
+			sb_printf(out, "CPU:%d [LOST %llu EVENTS]\n", e->cpu,
+				  (unsigned long long)e->lost);
+		tf_trace_print_entry(&it, out, e, NULL);
+		if (out->len > TRACE_SEQ_BUFFER_SIZE - 1) {
+			if (save == 0) {
+				cut_line(out, &it, 0, true);
+				tf_rb_consumer_consume(cs);
+			} else {
+				out->len = save;	/* the next read's */
+			}
+			break;
+		}
+		tf_rb_consumer_consume(cs);
+		if (out->len >= cnt)
+			break;
+	}
+	tf_rb_consumer_end(cs);
+	tf_rcu_read_unlock();
+	return sb_error(out);
+}
+
 int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out)
 {
-	return render_buffer(o, o->node.tr->buffer, out, R_PIPE);
+	(void)out;
+	return tf_trace_pipe_fill(o, TRACE_SEQ_BUFFER_SIZE);
 }
 
 unsigned tf_trace_pipe_poll(struct tf_open *o, bool peek)
 {
-	struct tf_rb_stats st;
-
 	(void)peek;		/* nothing is consumed by looking */
 	if (o->text.len)
 		return POLLIN | POLLRDNORM;
-	tf_ring_buffer_stats(o->node.tr->buffer, node_cpu(o), &st);
-	return st.entries ? POLLIN | POLLRDNORM : 0;
+	return tf_ring_buffer_empty(o->node.tr->buffer, node_cpu(o)) ?
+	       0 : POLLIN | POLLRDNORM;
+}
+
+bool tf_trace_pipe_wakes(struct tf_open *o)
+{
+	return tf_trace_pipe_poll(o, true) ||
+	       (o->stream_started && !atomic_load(&o->node.tr->tracing_on));
 }
 
 /* ---- snapshot ---- */
@@ -299,11 +387,10 @@ static const char snapshot_help_cpu[] =
 int tf_snapshot_show(struct tf_open *o, struct strbuf *out)
 {
 	struct tf_trace_array *tr = o->node.tr;
-	struct tf_rb_stats st = { 0 };
 
-	if (tr->snapshot)
-		tf_ring_buffer_stats(tr->snapshot, node_cpu(o), &st);
-	if (tr->snapshot && st.entries)
+	/* the help text while it holds no event (trace_empty(), whatever
+	 * the counts say: a new sub-buffer order keeps them) */
+	if (tr->snapshot && !tf_ring_buffer_empty(tr->snapshot, node_cpu(o)))
 		return render_buffer(o, tr->snapshot, out, R_SNAPSHOT);
 	sb_printf(out, "# tracer: nop\n#\n#\n# * Snapshot is %s *\n#\n",
 		  tr->snapshot ? "allocated" : "freed");

@@ -12,6 +12,7 @@
 
 #include <stdlib.h>
 
+#include "buffer/ring_buffer.h"
 #include "filter/filter.h"
 #include "fs/files.h"
 #include "fs/tree.h"
@@ -319,11 +320,36 @@ static long all_enable_write(struct tf_open *o, const char *buf, size_t len)
 	return ret < 0 ? ret : (long)len;
 }
 
+/*
+ * ring_buffer_print_page_header(): the schemas' page header, whose data
+ * field is as large as a sub-buffer of this trace array's buffer holds.
+ */
 static int header_page_show(struct tf_open *o, struct strbuf *out)
 {
 	const char *t = o->node.t->reg->header_page;
+	unsigned data = tf_ring_buffer_subbuf_data(
+		tf_ring_buffer_order(o->node.tr->buffer));
+	const char *f, *size, *end;
 
-	sb_puts(out, t ? t : "");
+	if (!t) {
+		sb_printf(out, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\t"
+			  "signed:0;\n\tfield: local_t commit;\toffset:8;\t"
+			  "size:8;\tsigned:1;\n\tfield: int overwrite;\t"
+			  "offset:8;\tsize:1;\tsigned:1;\n\tfield: char data;"
+			  "\toffset:16;\tsize:%u;\tsigned:0;\n", data);
+		return 0;
+	}
+	f = strstr(t, "field: char data;");
+	size = f ? strstr(f, "size:") : NULL;
+	if (!size || memchr(f, '\n', (size_t)(size - f))) {
+		sb_puts(out, t);
+		return 0;
+	}
+	size += strlen("size:");
+	end = size + strspn(size, "0123456789");
+	sb_add(out, t, (size_t)(size - t));
+	sb_printf(out, "%u", data);
+	sb_puts(out, end);
 	return 0;
 }
 

@@ -411,24 +411,48 @@ static long buffer_percent_write(struct tf_open *o, const char *buf,
 
 static int subbuf_size_show(struct tf_open *o, struct strbuf *out)
 {
-	sb_printf(out, "%u\n", o->node.tr->subbuf_size_kb);
+	sb_printf(out, "%u\n", 4u << tf_ring_buffer_order(o->node.tr->buffer));
 	return 0;
 }
 
-/* Sub-buffers are a power of two of pages; the size is kept and shown. */
+/* fls(): the 1-based index of the highest set bit, 0 for none. */
+static unsigned fls32(uint32_t x)
+{
+	return x ? 32u - (unsigned)__builtin_clz(x) : 0;
+}
+
+/*
+ * buffer_subbuf_size_write(): kB to pages (in the kernel's unsigned long
+ * and int arithmetic, wraps included), to the order of the power of two
+ * that holds them, 1 to 128 pages.  The main buffer and an allocated
+ * snapshot get the new order; if the snapshot cannot, the main buffer
+ * goes back to the old one.
+ */
 static long subbuf_size_write(struct tf_open *o, const char *buf, size_t len)
 {
-	unsigned long v, kb = 4;
+	struct tf_trace_array *tr = o->node.tr;
+	unsigned long v;
+	uint32_t pages;
+	unsigned order, old;
 	long ret = tf_parse_ulong(buf, len, &v);
 
 	if (ret < 0)
 		return ret;
-	if (v == 0 || v > 1024)
+	v *= 1024;
+	pages = (uint32_t)((v + 4095) / 4096);	/* DIV_ROUND_UP into an int */
+	order = fls32(pages - 1);
+	if (order > TF_RB_MAX_ORDER)
 		return -EINVAL;
-	while (kb < v)
-		kb *= 2;
-	o->node.tr->subbuf_size_kb = (unsigned)kb;
-	return (long)len;
+	old = tf_ring_buffer_order(tr->buffer);
+	if (order == old)
+		return (long)len;
+	ret = tf_ring_buffer_set_order(tr->buffer, order);
+	if (ret == 0 && tr->snapshot) {
+		ret = tf_ring_buffer_set_order(tr->snapshot, order);
+		if (ret)
+			tf_ring_buffer_set_order(tr->buffer, old);
+	}
+	return ret ? ret : (long)len;
 }
 
 static int tracing_cpumask_show(struct tf_open *o, struct strbuf *out)

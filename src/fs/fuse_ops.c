@@ -24,6 +24,7 @@
 #include "util/rcu.h"
 
 #include "fs/access.h"
+#include "fs/files.h"
 #include "fs/fuse_ops.h"
 #include "fs/tree.h"
 #include "source/source.h"
@@ -456,9 +457,10 @@ static int copy_out(struct tf_open *o, size_t off, size_t *size, char **copy)
 
 /*
  * A stream (trace_pipe): takes up to *@size bytes of what @o rendered
- * and has not handed out, rendering (consuming) more when nothing is
- * left.  Returns 1 with a copy in *@copy, 0 when there is nothing to
- * read, or -errno.  Caller holds o->lock.
+ * and has not handed out, rendering (consuming) more for a read of
+ * *@size bytes when nothing is left.  Returns 1 with a copy in *@copy
+ * (none and *@size 0 at end of file), 0 when there is nothing to read,
+ * or -errno.  Caller holds o->lock.
  */
 static int stream_take(struct tf_open *o, size_t *size, char **copy)
 {
@@ -466,9 +468,13 @@ static int stream_take(struct tf_open *o, size_t *size, char **copy)
 
 	*copy = NULL;
 	if (o->text.len == 0) {
-		ret = render(o);
-		if (ret)
+		ret = tf_trace_pipe_fill(o, *size);
+		if (ret < 0)
 			return ret;
+		if (ret == TF_STREAM_EOF) {
+			*size = 0;
+			return 1;
+		}
 		if (o->text.len == 0)
 			return 0;
 	}
@@ -559,7 +565,7 @@ static void stream_wake_pass(void)
 		if (!fuse_req_interrupted(w->req)) {
 			pthread_mutex_lock(&w->o->lock);
 			/* a cheap look first: render only what has records */
-			if (tf_file_poll(w->o->node.def)(w->o, true))
+			if (tf_trace_pipe_wakes(w->o))
 				ret = stream_take(w->o, &size, &copy);
 			pthread_mutex_unlock(&w->o->lock);
 			if (ret == 0) {
@@ -677,8 +683,13 @@ static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	if (o->node.def->flags & TF_FD_STREAM) {
 		ret = stream_take(o, &size, &copy);
 		pthread_mutex_unlock(&o->lock);
-		if (ret == 0 && (o->flags & O_NONBLOCK))
+		/* tracing_wait_pipe(): O_NONBLOCK comes before end of file */
+		if ((ret == 0 || (ret == 1 && size == 0)) &&
+		    (o->flags & O_NONBLOCK)) {
 			ret = -EAGAIN;
+			free(copy);
+			copy = NULL;
+		}
 		if (ret == 0)
 			stream_wait(req, o, size);
 		else

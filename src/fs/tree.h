@@ -102,8 +102,10 @@ struct tf_open {
 	int flags;			/* open(2) flags */
 	int pid;			/* the opener */
 	pthread_mutex_t lock;
-	struct strbuf text;		/* rendered content */
+	struct strbuf text;		/* rendered content; for a stream,
+					 * what a read left for the next */
 	bool rendered;
+	bool stream_started;		/* a stream read found events */
 	int event_id;			/* event files: the id at open */
 	void *priv;
 };
