@@ -132,20 +132,20 @@ all_gone() {
 @test "64 readers blocked on trace_pipe: other requests answer within 100 ms, a record wakes one, signals end them" {
 	local i f ms worst=0
 	start_daemon "$TF_BIN"
-	mkdir "$TF_MNT/instances/side"
+	mkdir "$TF_MNT/instances/side" "$TF_MNT/instances/other"
 	READERS=
-	# the top's, the per-CPU and an instance's trace_pipe (the libfuse
-	# loop runs at most 16 worker threads)
+	# the top's, an instance's and another's per-CPU trace_pipe (the
+	# libfuse loop runs at most 16 worker threads); one open file each,
+	# as the kernel lets one open trace_pipe read a CPU, shared by 16
+	# readers
+	exec 5< "$TF_MNT/trace_pipe" 6< "$TF_MNT/instances/side/trace_pipe" \
+		7< "$TF_MNT/instances/other/per_cpu/cpu0/trace_pipe" \
+		8< "$TF_MNT/instances/other/per_cpu/cpu1/trace_pipe"
 	for i in $(seq 64); do
-		case $((i % 4)) in
-		0) f=trace_pipe ;;
-		1) f=per_cpu/cpu0/trace_pipe ;;
-		2) f=per_cpu/cpu1/trace_pipe ;;
-		3) f=instances/side/trace_pipe ;;
-		esac
-		cat "$TF_MNT/$f" > "$BATS_TEST_TMPDIR/reader.$i" 2>&1 &
+		cat <&$((5 + i % 4)) > "$BATS_TEST_TMPDIR/reader.$i" 2>&1 &
 		READERS="$READERS $!"
 	done
+	exec 5<&- 6<&- 7<&- 8<&-
 	sleep 1
 	for f in tracing_on buffer_size_kb set_event events/sched/enable; do
 		ms=$(ms_to_read "$TF_MNT/$f") || fail "cat $f hangs"
@@ -166,7 +166,7 @@ all_gone() {
 	kill -TERM $READERS
 	all_gone $READERS
 	READERS=
-	rmdir "$TF_MNT/instances/side"
+	rmdir "$TF_MNT/instances/side" "$TF_MNT/instances/other"
 }
 
 @test "a blocked trace_pipe read answers a SIGKILLed reader, and a nonblocking read says EAGAIN" {

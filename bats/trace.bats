@@ -67,3 +67,22 @@ PY
 	run sh -c "grep -v '^#' '$TF_MNT/trace' | grep -o 'bytes_req=[0-9]*'"
 	assert_output "bytes_req=1"
 }
+
+@test "trace_pipe opened again right after it was closed is never busy; while open, a second open of it or its CPU is EBUSY" {
+	cd "$TF_MNT"
+	run bash -c '
+		busy=0
+		for i in $(seq 300); do
+			dd if=trace_pipe iflag=nonblock bs=4096 count=1 2>&1 |
+				grep -q "resource busy" && busy=$((busy + 1))
+		done
+		echo "busy after close: $busy"
+		exec 4< trace_pipe
+		(exec 5< trace_pipe) 2>&1 | sed "s/.*: //"
+		(exec 5< per_cpu/cpu0/trace_pipe) 2>&1 | sed "s/.*: //"
+		(exec 5< trace) 2>&1 && echo "trace: OK"'
+	assert_output "busy after close: 0
+Device or resource busy
+Device or resource busy
+trace: OK"
+}

@@ -112,10 +112,13 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	tr->buffer = tf_ring_buffer_create(t->nr_cpus, tr->buffer_expanded ?
 					   (size_t)tr->buffer_size_kb * 1024 :
 					   2 * TF_RB_PAGE_DATA, 0);
-	if (!tr->buffer)
+	tr->pipe_cpus = calloc((size_t)t->nr_cpus, 1);
+	if (!tr->buffer || !tr->pipe_cpus)
 		goto fail;
 	return tr;
 fail:
+	tf_ring_buffer_free(tr->buffer);
+	free(tr->pipe_cpus);
 	files_free(tr);
 	free(tr->cpumask);
 	free(tr->name);
@@ -147,6 +150,7 @@ static void tr_free(struct tf_trace_array *tr)
 	tf_ring_buffer_free(tr->buffer);
 	tf_ring_buffer_free(tr->snapshot);
 	free(tr->cpumask);
+	free(tr->pipe_cpus);
 	free(tr->name);
 	free(tr);
 }

@@ -146,6 +146,8 @@ struct tf_trace_array {
 	atomic_uint trace_flags;	/* TF_TRACE_* */
 	struct tf_ring_buffer *buffer;
 	struct tf_ring_buffer *snapshot;
+	/* per CPU: an open trace_pipe reads it (tracing->lock) */
+	unsigned char *pipe_cpus;
 	/*
 	 * Histograms of this trace array that define or reference
 	 * variables (the kernel's tr->hist_vars; owned by src/hist): while

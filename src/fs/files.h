@@ -14,6 +14,9 @@ int tf_trace_open(struct tf_open *o);
 int tf_trace_show(struct tf_open *o, struct strbuf *out);
 long tf_trace_write(struct tf_open *o, const char *buf, size_t len);
 int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out);
+/* trace_pipe is read by one open file at a time per CPU (EBUSY). */
+int tf_trace_pipe_open(struct tf_open *o);
+void tf_trace_pipe_release(struct tf_open *o);
 /*
  * A trace_pipe read of @cnt bytes that found o->text empty: prints and
  * consumes events into o->text as the kernel's read does.  0 (o->text

@@ -338,6 +338,55 @@ int tf_trace_pipe_fill(struct tf_open *o, size_t cnt)
 	return sb_error(out);
 }
 
+/*
+ * open_pipe_on_cpu(): one trace_pipe of a trace array reads a CPU at a
+ * time: the top one takes every CPU, a per_cpu one its own; another open
+ * of any of them is EBUSY until the first is closed.  FUSE sends the
+ * RELEASE of a closed file after close(2) has returned, and another
+ * worker thread may serve the next OPEN first: a script that opens
+ * trace_pipe again right after closing it must not find it busy, so a
+ * busy open waits up to PIPE_RELEASE_WAIT_MS for a release.
+ */
+#define PIPE_RELEASE_WAIT_MS 100
+
+int tf_trace_pipe_open(struct tf_open *o)
+{
+	struct tf_trace_array *tr = o->node.tr;
+	int n = o->node.t->nr_cpus, cpu = node_cpu(o), ret;
+
+	for (int ms = 0;; ms++) {
+		ret = 0;
+		pthread_mutex_lock(&o->node.t->lock);
+		for (int c = 0; c < n && !ret; c++)
+			if ((cpu < 0 || c == cpu) && tr->pipe_cpus[c])
+				ret = -EBUSY;
+		for (int c = 0; c < n && !ret; c++)
+			if (cpu < 0 || c == cpu)
+				tr->pipe_cpus[c] = 1;
+		pthread_mutex_unlock(&o->node.t->lock);
+		if (ret == 0 || ms == PIPE_RELEASE_WAIT_MS)
+			break;
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
+	o->stream_claim = ret == 0;
+	return ret;
+}
+
+/* RELEASE: the file's last descriptor is closed. */
+void tf_trace_pipe_release(struct tf_open *o)
+{
+	struct tf_trace_array *tr = o->node.tr;
+	int n = o->node.t->nr_cpus, cpu = node_cpu(o);
+
+	pthread_mutex_lock(&o->node.t->lock);
+	if (o->stream_claim)
+		for (int c = 0; c < n; c++)
+			if (cpu < 0 || c == cpu)
+				tr->pipe_cpus[c] = 0;
+	o->stream_claim = false;
+	pthread_mutex_unlock(&o->node.t->lock);
+}
+
 int tf_trace_pipe_show(struct tf_open *o, struct strbuf *out)
 {
 	(void)out;
@@ -524,8 +573,8 @@ const struct tf_file_def tf_cpu_files[] = {
 	{ "trace_pipe_raw", 0440, TF_FD_NO_LOCK, NULL, NULL, NULL, NULL },
 	{ "trace", 0640, TF_FD_NO_LOCK, tf_trace_open, tf_trace_show,
 	  tf_trace_write, NULL },
-	{ "trace_pipe", 0440, TF_FD_NO_LOCK | TF_FD_STREAM, NULL,
-	  tf_trace_pipe_show, NULL, NULL },
+	{ "trace_pipe", 0440, TF_FD_NO_LOCK | TF_FD_STREAM, tf_trace_pipe_open,
+	  tf_trace_pipe_show, NULL, tf_trace_pipe_release },
 };
 const unsigned tf_nr_cpu_files =
 	sizeof(tf_cpu_files) / sizeof(tf_cpu_files[0]);

@@ -106,6 +106,7 @@ struct tf_open {
 					 * what a read left for the next */
 	bool rendered;
 	bool stream_started;		/* a stream read found events */
+	bool stream_claim;		/* trace_pipe: holds its CPUs */
 	int event_id;			/* event files: the id at open */
 	void *priv;
 };

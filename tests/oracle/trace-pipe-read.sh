@@ -5,7 +5,8 @@
 # of 8 or more equal characters as c{N}); then what the buffer still
 # holds.  Top level, per_cpu, an instance; a line longer than the read,
 # a read larger than a page, lost events, a record whose line does not
-# fit the kernel's trace_seq, blocking and end of file.
+# fit the kernel's trace_seq, blocking and end of file; one open
+# trace_pipe per CPU (EBUSY).
 cd /sys/kernel/tracing
 M() { printf '%s' "$(printf "$1%.0s" $(seq 1 $2))" > /tmp/m; dd if=/tmp/m of=${3:-trace_marker} bs=1M 2>/dev/null; }
 # markers "NN:" + n-3 copies of a letter, for i in FROM..TO
@@ -123,3 +124,15 @@ echo 1 > tracing_on
 echo "##### reads to the end"
 echo > trace; MS 1 8 t 1000
 (timeout 2 dd if=trace_pipe bs=131072 2>/dev/null > /tmp/r; true) 2>/dev/null; echo "--- dd bs=131072 to EOF: $(wc -c < /tmp/r) bytes"; mask /tmp/r
+echo "##### one open trace_pipe per CPU"
+O() { (exec 5< "$1") 2>/tmp/e && echo "open $1: OK" || echo "open $1: $(sed 's/.*: //' /tmp/e)"; }
+mkdir instances/b
+exec 4< trace_pipe
+O trace_pipe; O per_cpu/cpu0/trace_pipe; O instances/b/trace_pipe; O trace
+exec 4<&-
+O trace_pipe
+exec 4< per_cpu/cpu0/trace_pipe
+O trace_pipe; O per_cpu/cpu0/trace_pipe; O instances/b/per_cpu/cpu0/trace_pipe
+exec 4<&-
+O per_cpu/cpu0/trace_pipe
+rmdir instances/b
