@@ -74,16 +74,39 @@ static int load_dir(struct tf_registry **reg, int rootfd, const char *events,
 	return ret;
 }
 
+/* Whether this binary is the installed one (it runs from $(bindir)),
+ * rather than one run from its build directory. */
+static bool running_installed(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return false;
+	exe[n] = '\0';
+	slash = strrchr(exe, '/');
+	if (!slash)
+		return false;
+	*slash = '\0';
+	return strcmp(exe, TF_BINDIR) == 0;
+}
+
 const char *tf_data_dir(void)
 {
-	static const char *const dirs[] = { TF_SRCDATADIR, TF_DATADIR };
+	const char *dirs[2] = { TF_SRCDATADIR, TF_DATADIR };
 	const char *env = getenv("TRACEFUSE_DATADIR");
 	char path[4200];
 	struct stat st;
 
 	if (env)
 		return env;
-	/* the source tree's data/ when running from a build, else installed */
+	/* an installed binary takes the installed data, one run from its
+	 * build directory the source tree's data/, whichever exists */
+	if (running_installed()) {
+		dirs[0] = TF_DATADIR;
+		dirs[1] = TF_SRCDATADIR;
+	}
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++) {
 		snprintf(path, sizeof(path), "%s/formats", dirs[i]);
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))

@@ -57,6 +57,8 @@ static const char usage_text[] =
 "                       or the formats bundled with tracefuse\n"
 "      --cpus N         present N CPUs (default: the host's online\n"
 "                       CPUs); events of other CPUs go to CPU (cpu % N)\n"
+"      --bats-helper    print the path of the Bats helper library\n"
+"                       (load it in a .bats file) and exit\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "\n"
@@ -94,6 +96,22 @@ static int add_fuse_opts(struct options *opt, const char *more)
 	return 0;
 }
 
+/* --bats-helper: where the Bats helper library is (installed with the
+ * bundled formats, or the source tree's when running from a build). */
+static int print_bats_helper(void)
+{
+	char path[4300];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/bats/tracefuse.bash", tf_data_dir());
+	if (stat(path, &st) < 0) {
+		fprintf(stderr, "tracefuse: no Bats helper at %s\n", path);
+		return 1;
+	}
+	puts(path);
+	return 0;
+}
+
 static int parse_args(int argc, char **argv, struct options *opt)
 {
 	static const struct option longopts[] = {
@@ -105,6 +123,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "bats-helper", no_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -145,6 +164,7 @@ static int parse_args(int argc, char **argv, struct options *opt)
 			break;
 		case 'h': fputs(usage_text, stdout); exit(0);
 		case 'V': printf("tracefuse %s\n", TF_VERSION); exit(0);
+		case 'B': exit(print_bats_helper());
 		default:
 			fputs(usage_text, stderr);
 			return -1;
