@@ -153,11 +153,22 @@ _tracefuse_path() {
 	esac
 }
 
-# A hist key or value list with the blanks that pad its columns squeezed:
-# '{ pid:     42, comm: bash     }' -> '{ pid: 42, comm: bash }'
+# A hist key as the hist file prints it, with the blanks that pad its
+# columns squeezed: '{pid:42,  comm: bash}' and '{ pid:     42, comm: bash
+# }' are both '{ pid: 42, comm: bash }'.
 _tracefuse_norm() {
-	printf '%s\n' "$*" | tr -s ' \t\n' '   ' |
-		sed -e 's/^ *//' -e 's/ *$//' -e 's/ ,/,/g' -e 's/{ */{ /' -e 's/ *}$/ }/'
+	printf '%s\n' "$*" | tr -s ' \t\n' '   ' | sed -E \
+		-e 's/^ +//' -e 's/ +$//' \
+		-e 's/([{,]) *([A-Za-z_][A-Za-z0-9_.]*) *: */\1 \2: /g' \
+		-e 's/ +,/,/g' -e 's/ *}$/ }/'
+}
+
+# Values as the hist file prints them, squeezed: 'hitcount:3  bytes: 64'
+# is 'hitcount: 3 bytes: 64'.
+_tracefuse_norm_vals() {
+	printf '%s\n' "$*" | tr -s ' \t\n' '   ' | sed -E \
+		-e 's/^ +//' -e 's/ +$//' \
+		-e 's/(^| )([A-Za-z_][A-Za-z0-9_.$]*( \(%\))?) *: */\1\2: /g'
 }
 
 # _tracefuse_hist_entries FILE: one line per entry of each histogram,
@@ -205,7 +216,7 @@ _tracefuse_has_values() {
 	local have=" $1 " want pair
 	shift
 	for want in "$@"; do
-		want=$(_tracefuse_norm "$want")
+		want=$(_tracefuse_norm_vals "$want")
 		while [[ "$want" =~ ^([^ :]+( \(%\))?: [^ ]*)( (.*))?$ ]]; do
 			pair=${BASH_REMATCH[1]}
 			want=${BASH_REMATCH[4]}
