@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 PKGS="build-essential autoconf automake libtool pkg-config \
 libfuse3-dev fuse3 liburcu-dev libtraceevent-dev libtracefs-dev \
-libtracecmd-dev trace-cmd perf-tools-unstable bats bats-assert bats-support"
+libtracecmd-dev trace-cmd perf-tools-unstable debhelper bats bats-assert \
+bats-support"
 
 missing=""
 for p in $PKGS; do
