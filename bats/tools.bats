@@ -58,7 +58,7 @@ in_run() {
 		"$TF_BIN" run "$@"
 }
 
-@test "tpoint, execsnoop, reset-ftrace and trace-cmd list, stat and show print what they print on Linux 6.12" {
+@test "tpoint, execsnoop, reset-ftrace and trace-cmd list, stat, show, start, stop and reset print what they print on Linux 6.12" {
 	local out=$BATS_TEST_TMPDIR/tools.tf gold=$BATS_TEST_TMPDIR/tools.kernel
 	local cpumask=
 	TF_INJECT="${TF_BUILDDIR:-$TF_TOP}/tracefuse-inject /sys/kernel/tracing" \
@@ -75,7 +75,19 @@ in_run() {
 	run "$TF_ORACLE/compare.sh" "$gold" "$out" "$TF_TOP/tests/tools/kernel.skip"
 	echo "$output"
 	[ "$status" -eq 0 ]
-	[[ "$output" == *"sections: 25 compared, 1 skipped, 0 differ"* ]]
+	[[ "$output" == *"sections: 26 compared, 1 skipped, 0 differ"* ]]
+}
+
+@test "under tracefuse run, ftrace_enabled is a private copy of the host's: writes to it stay there" {
+	local f=/proc/sys/kernel/ftrace_enabled before
+	[ -e $f ] || skip "this kernel has no $f"
+	before=$(cat $f)
+	run in_run --formats "$TF_FORMATS_612" --source none --cpus 1 -- \
+		sh -c "cat $f; echo \$((1 - $before)) > $f && cat $f"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "$before" ]
+	[ "${lines[1]}" = "$((1 - before))" ]
+	[ "$(cat $f)" = "$before" ]
 }
 
 @test "killsnoop reports kill() calls, parsed from the 6.12 text, and cleans up" {

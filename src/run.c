@@ -14,6 +14,12 @@
  * daemon's: the daemon's threads (and what they fork) are kept out of
  * the live source's events, COMMAND's are not.
  *
+ * /proc/sys/kernel/ftrace_enabled is the function tracer's switch, which
+ * trace-cmd start and record write before anything else: in the
+ * namespace it is a private copy of the host's value bound over it, so
+ * the write succeeds and the host's switch is left alone;
+ * tracefuse has no function tracer for it to switch.
+ *
  * COMMAND runs without CAP_SYS_ADMIN.  /proc/mounts calls tracefuse
  * "fuse.tracefuse", not "tracefs", and libtracefs, not finding a
  * tracefs there, mounts one at /sys/kernel/tracing: the host's, over
@@ -42,6 +48,7 @@
 #include "run.h"
 
 #define TRACING "/sys/kernel/tracing"
+#define FTRACE_ENABLED "/proc/sys/kernel/ftrace_enabled"
 #define DEBUG_TRACING "/sys/kernel/debug/tracing"
 #define MAX_MOUNTS 256
 
@@ -178,6 +185,36 @@ static void unmount_all(const char *where)
 			break;
 }
 
+/*
+ * Binds a private copy of ftrace_enabled over the host's, in this
+ * namespace; nothing when the host has none.  The copy is a file of a
+ * tmpfs mounted for the moment on @dir (a bind's source must be a mount
+ * of this namespace) and detached at once: the bind keeps it.
+ */
+static void private_ftrace_enabled(const char *dir)
+{
+	char buf[32], path[4200];
+	ssize_t n;
+	int fd;
+
+	fd = open(FTRACE_ENABLED, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	n = read(fd, buf, sizeof(buf));
+	close(fd);
+	if (n <= 0 || mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV |
+			    MS_NOEXEC, "size=4k,mode=0755") < 0)
+		return;
+	snprintf(path, sizeof(path), "%s/ftrace_enabled", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		if (write(fd, buf, (size_t)n) == n)
+			mount(path, FTRACE_ENABLED, NULL, MS_BIND, NULL);
+		close(fd);
+	}
+	umount2(dir, MNT_DETACH);
+}
+
 static void forward_signal(int sig)
 {
 	if (command_pid > 0)
@@ -302,6 +339,7 @@ int tf_run_main(int argc, char **argv)
 			TRACING);
 		return 1;
 	}
+	private_ftrace_enabled(TRACING);	/* before tracefuse covers it */
 
 	daemon = start_daemon(argv + 1, nr_opts, log);
 	if (daemon < 0 || !wait_mounted(daemon)) {

@@ -118,3 +118,12 @@ done
 echo '##### reset-ftrace'
 $PT/reset-ftrace-perf 2>&1; echo "rc=$?"
 cat events/sched/sched_switch/enable events/irq/enable tracing_on
+echo '##### trace-cmd start, stop, reset'
+# (sched_process_hang: an event that does not fire here)
+trace-cmd start -e sched:sched_process_hang 2>&1; echo "rc=$?"
+cat set_event tracing_on current_tracer events/sched/sched_process_hang/enable
+trace-cmd stop 2>&1; echo "rc=$?"
+cat tracing_on
+trace-cmd reset 2>&1; echo "rc=$?"
+cat set_event tracing_on buffer_size_kb events/enable trace_clock
+ls instances
