@@ -74,6 +74,10 @@ static int load_dir(struct tf_registry **reg, int rootfd, const char *events,
 	return ret;
 }
 
+#ifndef TF_BINDIR	/* builds by scripts/ (sanitizers, fuzzing): never installed */
+#define TF_BINDIR "/nonexistent"
+#endif
+
 /* Whether this binary is the installed one (it runs from $(bindir)),
  * rather than one run from its build directory. */
 static bool running_installed(void)
