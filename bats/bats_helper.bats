@@ -19,7 +19,7 @@ H=events/sched/sched_switch/hist
 # run's BATS_* variables
 clean_bats() {
 	env -i PATH=/usr/local/bin:/usr/bin:/bin:/usr/local/sbin:/usr/sbin:/sbin \
-		HOME=/ TRACEFUSE="$TF_BIN" "$@"
+		HOME=/ TRACEFUSE="$TF_BIN" TRACEFUSE_INJECT="$TF_INJECT_BIN" "$@"
 }
 TR=events/sched/sched_switch/trigger
 
