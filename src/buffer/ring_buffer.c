@@ -313,7 +313,7 @@ int tf_ring_buffer_nr_cpus(const struct tf_ring_buffer *rb)
 }
 
 static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
-		    int consume);
+		    int consume, bool one_page);
 static int write_cpu(struct tf_ring_buffer *rb, struct rb_cpu *c,
 		     uint64_t ts, const void *data, unsigned len);
 
@@ -324,7 +324,7 @@ static void cpu_carry_over(struct tf_ring_buffer *rb, struct rb_cpu *from,
 	struct tf_rb_snapshot snap = { 0 };
 	struct copy_state cs = { .snap = &snap };
 
-	if (copy_cpu(&cs, from, 0, 0) == 0)
+	if (copy_cpu(&cs, from, 0, 0, false) == 0)
 		for (size_t i = 0; i < snap.nr; i++)
 			write_cpu(rb, to, snap.entries[i].ts,
 				  snap.bytes + (uintptr_t)snap.entries[i].data,
@@ -782,8 +782,9 @@ static int copy_page(struct copy_state *cs, struct rb_cpu *c, int cpu,
 	return n;
 }
 
+/* @one_page: stop after the first page that has events (a reader page). */
 static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
-		    int consume)
+		    int consume, bool one_page)
 {
 	uint64_t head, tail, p, first, kb_total = 0, lost;
 	unsigned off, end = 0;
@@ -814,6 +815,8 @@ static int copy_cpu(struct copy_state *cs, struct rb_cpu *c, int cpu,
 		kb_total += kb;
 		last_p = p;
 		end = page_end;
+		if (one_page && n > 0)
+			break;
 	}
 	if (consume) {
 		size_t n = cs->snap->nr - first_entry;
@@ -854,7 +857,7 @@ int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 	for (int i = 0; i < rb->nr_cpus && !ret; i++)
 		if (cpu < 0 || i == cpu)
 			ret = copy_cpu(&cs, RB_CPU(rb, i), i,
-				       consume);
+				       consume, false);
 	tf_rcu_read_unlock();
 	if (ret < 0) {
 		tf_rb_snapshot_release(snap);
@@ -866,6 +869,27 @@ int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 	if (snap->nr > 1)
 		qsort(snap->entries, snap->nr, sizeof(*snap->entries),
 		      entry_cmp);
+	return 0;
+}
+
+int tf_ring_buffer_consume_page(struct tf_ring_buffer *rb, int cpu,
+				struct tf_rb_snapshot *snap)
+{
+	struct copy_state cs = { .snap = snap };
+	int ret;
+
+	memset(snap, 0, sizeof(*snap));
+	tf_rcu_read_lock();
+	ret = copy_cpu(&cs, RB_CPU(rb, (unsigned)cpu % (unsigned)rb->nr_cpus),
+		       cpu, 1, true);
+	tf_rcu_read_unlock();
+	if (ret < 0) {
+		tf_rb_snapshot_release(snap);
+		return ret;
+	}
+	for (size_t i = 0; i < snap->nr; i++)
+		snap->entries[i].data = snap->bytes +
+					(uintptr_t)snap->entries[i].data;
 	return 0;
 }
 

@@ -109,6 +109,15 @@ struct tf_rb_snapshot {
 int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 			struct tf_rb_snapshot *snap);
 void tf_rb_snapshot_release(struct tf_rb_snapshot *snap);
+/*
+ * Consumes the events of @cpu's oldest page that has unread ones (what
+ * the kernel's ring_buffer_read_page() hands a trace_pipe_raw reader),
+ * in the order written; the first entry's `lost` says how many events
+ * were lost since the last consuming read.  snap->nr is 0 when nothing
+ * is left to read.
+ */
+int tf_ring_buffer_consume_page(struct tf_ring_buffer *rb, int cpu,
+				struct tf_rb_snapshot *snap);
 
 /* Whether the buffer (one CPU, or all for @cpu < 0) holds no event a
  * consumer has not taken. */

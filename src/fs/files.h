@@ -27,9 +27,13 @@ void tf_trace_pipe_release(struct tf_open *o);
 int tf_trace_pipe_fill(struct tf_open *o, size_t cnt);
 /* poll(2) on trace_pipe: readable while the buffer holds records. */
 unsigned tf_trace_pipe_poll(struct tf_open *o, bool peek);
-/* Whether a parked read of @o has something to answer: records, or the
- * end of file.  Changes nothing. */
+/* Whether a parked read of @o (trace_pipe, snapshot_raw) has something
+ * to answer: records, or the end of file.  Changes nothing. */
 bool tf_trace_pipe_wakes(struct tf_open *o);
+/* poll(2) on trace_pipe_raw (a read never waits: an empty buffer is the
+ * end of file) and snapshot_raw (readable while the snapshot holds
+ * records of the CPU). */
+unsigned tf_raw_pipe_poll(struct tf_open *o, bool peek);
 int tf_snapshot_show(struct tf_open *o, struct strbuf *out);
 long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len);
 int tf_buffer_size_show(struct tf_open *o, struct strbuf *out);

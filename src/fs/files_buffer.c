@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "buffer/raw_page.h"
 #include "buffer/ring_buffer.h"
 #include "buffer/saved_cmdlines.h"
 #include "buffer/trace_clock.h"
@@ -404,6 +405,8 @@ unsigned tf_trace_pipe_poll(struct tf_open *o, bool peek)
 
 bool tf_trace_pipe_wakes(struct tf_open *o)
 {
+	if (o->node.def->show != tf_trace_pipe_show)
+		return tf_raw_pipe_poll(o, true);
 	return tf_trace_pipe_poll(o, true) ||
 	       (o->stream_started && !atomic_load(&o->node.tr->tracing_on));
 }
@@ -563,14 +566,70 @@ static int stats_show(struct tf_open *o, struct strbuf *out)
 	return 0;
 }
 
+/*
+ * trace_pipe_raw and snapshot_raw: each read consumes the events of one
+ * page of the CPU's buffer and hands them out as the kernel's page
+ * (src/buffer/raw_page.c), what trace-cmd and libtracefs read.  As on
+ * 6.12, a read of an empty trace_pipe_raw returns 0 (end of file); one
+ * of an empty snapshot_raw waits (O_NONBLOCK: EAGAIN) for a snapshot.
+ */
+static int raw_show(struct tf_open *o, struct tf_ring_buffer *rb,
+		    struct strbuf *out)
+{
+	struct tf_rb_snapshot snap;
+	uint8_t page[TF_RAW_PAGE_SIZE];
+	size_t done = 0;
+	int ret;
+
+	if (!rb)
+		return 0;
+	tf_sources_drain();	/* read-your-events */
+	ret = tf_ring_buffer_consume_page(rb, node_cpu(o), &snap);
+	if (ret < 0)
+		return ret;
+	/* an out-of-order stamp costs 8 bytes the writer did not count:
+	 * what does not fit goes on a page of its own */
+	while (done < snap.nr) {
+		done += tf_raw_page_encode(snap.entries + done, snap.nr - done,
+					   done ? 0 : snap.entries[0].lost,
+					   page);
+		sb_add(out, page, sizeof(page));
+	}
+	tf_rb_snapshot_release(&snap);
+	return sb_error(out);
+}
+
+static int trace_pipe_raw_show(struct tf_open *o, struct strbuf *out)
+{
+	return raw_show(o, o->node.tr->buffer, out);
+}
+
+static int snapshot_raw_show(struct tf_open *o, struct strbuf *out)
+{
+	return raw_show(o, o->node.tr->snapshot, out);
+}
+
+unsigned tf_raw_pipe_poll(struct tf_open *o, bool peek)
+{
+	struct tf_ring_buffer *snap = o->node.tr->snapshot;
+
+	(void)peek;
+	if (o->text.len || (o->node.def->flags & TF_FD_EOF))
+		return POLLIN | POLLRDNORM;
+	return snap && !tf_ring_buffer_empty(snap, node_cpu(o)) ?
+	       POLLIN | POLLRDNORM : 0;
+}
+
 const struct tf_file_def tf_cpu_files[] = {
-	{ "snapshot_raw", 0440, TF_FD_NO_LOCK, NULL, NULL, NULL, NULL },
+	{ "snapshot_raw", 0440, TF_FD_NO_LOCK | TF_FD_STREAM,
+	  NULL, snapshot_raw_show, NULL, NULL },
 	{ "snapshot", 0640, TF_FD_NO_LOCK, NULL, tf_snapshot_show,
 	  tf_snapshot_write, NULL },
 	{ "buffer_size_kb", 0640, 0, NULL, tf_buffer_size_show,
 	  tf_buffer_size_write, NULL },
 	{ "stats", 0440, TF_FD_NO_LOCK, NULL, stats_show, NULL, NULL },
-	{ "trace_pipe_raw", 0440, TF_FD_NO_LOCK, NULL, NULL, NULL, NULL },
+	{ "trace_pipe_raw", 0440, TF_FD_NO_LOCK | TF_FD_STREAM | TF_FD_EOF,
+	  NULL, trace_pipe_raw_show, NULL, NULL },
 	{ "trace", 0640, TF_FD_NO_LOCK, tf_trace_open, tf_trace_show,
 	  tf_trace_write, NULL },
 	{ "trace_pipe", 0440, TF_FD_NO_LOCK | TF_FD_STREAM, tf_trace_pipe_open,

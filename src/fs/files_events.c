@@ -221,6 +221,8 @@ tf_poll_fn tf_file_poll(const struct tf_file_def *def)
 {
 	if (def->show == tf_trace_pipe_show)
 		return tf_trace_pipe_poll;
+	if (def->flags & TF_FD_STREAM)	/* trace_pipe_raw, snapshot_raw */
+		return tf_raw_pipe_poll;
 	if (def == &tf_event_files[EV_HIST])
 		return event_hist_poll;
 	return NULL;

@@ -468,7 +468,10 @@ static int stream_take(struct tf_open *o, size_t *size, char **copy)
 
 	*copy = NULL;
 	if (o->text.len == 0) {
-		ret = tf_trace_pipe_fill(o, *size);
+		/* trace_pipe prints what fits the read; the raw files
+		 * consume one page per read */
+		ret = o->node.def->show == tf_trace_pipe_show ?
+		      tf_trace_pipe_fill(o, *size) : render(o);
 		if (ret < 0)
 			return ret;
 		if (ret == TF_STREAM_EOF) {
@@ -683,9 +686,13 @@ static void tf_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 	if (o->node.def->flags & TF_FD_STREAM) {
 		ret = stream_take(o, &size, &copy);
 		pthread_mutex_unlock(&o->lock);
-		/* tracing_wait_pipe(): O_NONBLOCK comes before end of file */
-		if ((ret == 0 || (ret == 1 && size == 0)) &&
-		    (o->flags & O_NONBLOCK)) {
+		if (ret == 0 && (o->node.def->flags & TF_FD_EOF)) {
+			size = 0;	/* trace_pipe_raw: end of file */
+			ret = 1;
+		} else if ((ret == 0 || (ret == 1 && size == 0)) &&
+			   (o->flags & O_NONBLOCK)) {
+			/* tracing_wait_pipe(): O_NONBLOCK comes before end
+			 * of file */
 			ret = -EAGAIN;
 			free(copy);
 			copy = NULL;

@@ -78,6 +78,9 @@ enum {
 	/* no event changes its text: a read need not catch up with the
 	 * sources first (tf_sources_sync); format, id, README, ... */
 	TF_FD_STATIC	= 1u << 4,
+	/* a stream read that finds nothing ends the file (returns 0)
+	 * instead of waiting: trace_pipe_raw */
+	TF_FD_EOF	= 1u << 5,
 };
 
 /* A resolved inode. */
