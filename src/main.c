@@ -24,11 +24,14 @@
 #include "source/inject.h"
 #include "source/kernel.h"
 #include "run.h"
+#include "cli/cli.h"
 #include "source/trace_marker.h"
 
 static const char usage_text[] =
 "Usage: tracefuse [OPTIONS] MOUNTPOINT\n"
 "       tracefuse run [OPTIONS] -- COMMAND [ARG...]\n"
+"       tracefuse export --perfetto OUT [--snapshot] [--instance NAME] MOUNT\n"
+
 "\n"
 "Presents the Linux tracefs event interface (events/, set_event,\n"
 "trace, trace_marker, error_log, ...) at MOUNTPOINT.\n"
@@ -417,6 +420,9 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
 		return tf_run_main(argc - 1, argv + 1);	/* run.c */
+	/* the client commands read a mounted tree (src/cli) */
+	if (argc > 1 && strcmp(argv[1], "export") == 0)
+		return tf_cli_export(argc - 1, argv + 1);
 	/* the tree is the mounting user's, as tracefs's uid= and gid= */
 	tf_access_set_owner(getuid(), getgid());
 	if (parse_args(argc, argv, &opt) < 0 || mount_options(&opt) < 0)
