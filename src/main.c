@@ -31,6 +31,8 @@ static const char usage_text[] =
 "Usage: tracefuse [OPTIONS] MOUNTPOINT\n"
 "       tracefuse run [OPTIONS] -- COMMAND [ARG...]\n"
 "       tracefuse export --perfetto OUT [--snapshot] [--instance NAME] MOUNT\n"
+"       tracefuse metrics [--listen ADDR:PORT] MOUNT\n"
+"       tracefuse hist --json PATH\n"
 
 "\n"
 "Presents the Linux tracefs event interface (events/, set_event,\n"
@@ -423,6 +425,10 @@ int main(int argc, char **argv)
 	/* the client commands read a mounted tree (src/cli) */
 	if (argc > 1 && strcmp(argv[1], "export") == 0)
 		return tf_cli_export(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "metrics") == 0)
+		return tf_cli_metrics(argc - 1, argv + 1);
+	if (argc > 1 && strcmp(argv[1], "hist") == 0)
+		return tf_cli_hist(argc - 1, argv + 1);
 	/* the tree is the mounting user's, as tracefs's uid= and gid= */
 	tf_access_set_owner(getuid(), getgid());
 	if (parse_args(argc, argv, &opt) < 0 || mount_options(&opt) < 0)

@@ -10,4 +10,11 @@
 /* `tracefuse export --perfetto OUT MOUNT` (export.c) */
 int tf_cli_export(int argc, char **argv);
 
+/* `tracefuse hist --json PATH` (hist_json.c) */
+int tf_cli_hist(int argc, char **argv);
+/* `tracefuse metrics --listen ADDR MOUNT` (metrics.c) */
+int tf_cli_metrics(int argc, char **argv);
+/* The whole of a file, NUL-terminated (malloc'd); NULL and *err set. */
+char *tf_cli_read_file(const char *path, int *err);
+
 #endif
