@@ -21,7 +21,7 @@ mkdir -p "$out"
 srcs=$(make -s -f - print <<'MK'
 include Makefile
 print:
-	@echo $(libtracefuse_a_SOURCES) $(tracefuse_SOURCES)
+	@echo $(libtracefuse_a_SOURCES) $(tracefuse_SOURCES) $(nodist_tracefuse_SOURCES)
 MK
 )
 cflags="-g -O1 $san -pthread -Wall -Wextra -Wno-unused-parameter
@@ -43,5 +43,6 @@ for s in $srcs; do
 done
 for p in $pids; do wait "$p"; done
 gcc $san -pthread $objs -ltracecmd -ltracefs -ltraceevent -lurcu-memb \
-	-lurcu-common -lurcu-cds -lfuse3 -lpthread -o "$out/tracefuse"
+	-lurcu-common -lurcu-cds -lfuse3 -lprotobuf-c -lmicrohttpd -ljson-c \
+	-lpthread -o "$out/tracefuse"
 echo "$out/tracefuse"

@@ -359,10 +359,11 @@ int hist_parse(struct arena *a, const char *text, struct hist_file *out)
 			snapshot = true;
 		} else if (snapshot && strncmp(line, "\ttriggering value { ",
 					       20) == 0) {
-			const char *h = line + 20, *he = strstr(h, " }:");
+			const char *h = strstr(line, "{ ");
+			const char *he = strstr(line, " }:");
 			const char *k = strstr(line, "key: ");
 
-			if (he) {
+			if (h && he && (h += 2) <= he) {
 				bool neg;
 
 				t->has_snapshot = true;
