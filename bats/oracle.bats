@@ -133,3 +133,9 @@ teardown() { tf_umount; }
 	echo "$output"
 	assert_success
 }
+
+@test "a read of an empty trace_pipe_raw is the end of file; one of snapshot_raw waits for records (oracle: raw-pipe-wait.sh)" {
+	run oracle_compare raw-pipe-wait
+	echo "$output"
+	assert_success
+}
