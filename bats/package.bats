@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
 #
-# package.bats - the Debian package: built from a copy of this tree with
+# package.bats - the Debian packages (tracefuse, libtracefuse0,
+# libtracefuse-dev): built from a copy of this tree with
 # dpkg-buildpackage (debian/), installed into the system with dpkg -i,
 # used (the daemon on a temporary mount, tracefuse run, tracefuse-inject,
 # the Bats helper and the example suite from /usr/share/doc, the man
-# pages), then purged.  The machine is left as found: the test skips where
+# pages, a program built with pkg-config against the installed library),
+# then purged.  The machine is left as found: the test skips where
 # a tracefuse package or binary is already installed, and purges what it
 # installed even when it fails.
 #
@@ -23,7 +25,8 @@ setup_file() {
 	elif ! command -v dpkg-buildpackage >/dev/null || ! command -v dh >/dev/null; then
 		PKG_SKIP="dpkg-buildpackage or debhelper missing (scripts/setup.sh installs debhelper)"
 	elif dpkg -s tracefuse >/dev/null 2>&1 || [ -e /usr/bin/tracefuse ] ||
-	     [ -e /usr/share/tracefuse ]; then
+	     [ -e /usr/share/tracefuse ] || dpkg -s libtracefuse0 >/dev/null 2>&1 ||
+	     [ -e /usr/include/tracefuse ]; then
 		PKG_SKIP="a tracefuse is already installed; the test would replace it"
 	elif ! git -C "$TF_TOP" rev-parse --git-dir >/dev/null 2>&1; then
 		PKG_SKIP="the source is not a git checkout (the build copies its files)"
@@ -35,7 +38,8 @@ setup_file() {
 
 teardown_file() {
 	if [ -e "$PKG_DIR/installed" ]; then
-		DEBIAN_FRONTEND=noninteractive dpkg --purge tracefuse >/dev/null 2>&1
+		DEBIAN_FRONTEND=noninteractive dpkg --purge tracefuse \
+			libtracefuse-dev libtracefuse0 >/dev/null 2>&1
 	fi
 	rm -rf "$PKG_DIR"
 }
@@ -44,7 +48,7 @@ setup() {
 	[ -z "$PKG_SKIP" ] || skip "$PKG_SKIP"
 }
 
-@test "dpkg-buildpackage builds tracefuse_*.deb with the daemon, the inject tool, the man pages, the data and the Bats helper" {
+@test "dpkg-buildpackage builds tracefuse (daemon, inject tool, man pages, data, Bats helper), libtracefuse0 and libtracefuse-dev" {
 	# the tracked and new files of this tree, not its build products
 	mkdir "$PKG_DIR/src"
 	git -C "$TF_TOP" ls-files -co --exclude-standard -z |
@@ -71,16 +75,34 @@ setup() {
 	done
 	[ "$(dpkg-deb -f "$deb" Package)" = tracefuse ]
 	dpkg-deb -f "$deb" Depends | grep -q 'libfuse3-3'
+	# the library: the shared object alone, and what a build needs
+	local lib dev
+	lib=$(ls "$PKG_DIR"/libtracefuse0_*_*.deb)
+	dev=$(ls "$PKG_DIR"/libtracefuse-dev_*_*.deb)
+	dpkg-deb -c "$lib" | awk '{ print $6 }' > "$PKG_DIR/lib.contents"
+	grep -qE '^\./usr/lib/[^/]+/libtracefuse\.so\.0\.0\.0$' "$PKG_DIR/lib.contents"
+	! grep -qE '\.(h|pc|la)$|libtracefuse\.so$' "$PKG_DIR/lib.contents"
+	dpkg-deb -c "$dev" | awk '{ print $6 }' > "$PKG_DIR/dev.contents"
+	for f in ./usr/include/tracefuse/tracefuse.h \
+		 ./usr/share/man/man3/libtracefuse.3.gz ./usr/share/man/man3/tfuse_connect.3.gz; do
+		grep -qx -- "$f" "$PKG_DIR/dev.contents" || { echo "missing: $f"; false; }
+	done
+	grep -qE '^\./usr/lib/[^/]+/pkgconfig/libtracefuse\.pc$' "$PKG_DIR/dev.contents"
+	grep -qE '^\./usr/lib/[^/]+/libtracefuse\.so$' "$PKG_DIR/dev.contents"
+	dpkg-deb -f "$dev" Depends | grep -q 'libtracefuse0 (= '
+	! grep -q 'usr/lib\|usr/include\|man3' "$PKG_DIR/contents"
 }
 
 @test "the package installs with dpkg -i and its tracefuse works from /usr" {
 	local deb
 	deb=$(ls "$PKG_DIR"/tracefuse_*_*.deb) || skip "the build failed"
 	touch "$PKG_DIR/installed"
-	run env DEBIAN_FRONTEND=noninteractive dpkg -i "$deb"
+	run env DEBIAN_FRONTEND=noninteractive dpkg -i "$deb" \
+		"$PKG_DIR"/libtracefuse0_*_*.deb "$PKG_DIR"/libtracefuse-dev_*_*.deb
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$(dpkg-query -W -f '${Status}' tracefuse)" = "install ok installed" ]
+	[ "$(dpkg-query -W -f '${Status}' libtracefuse-dev)" = "install ok installed" ]
 	[ "$(command -v tracefuse)" = /usr/bin/tracefuse ]
 	[ "$(/usr/bin/tracefuse --version)" = "tracefuse 0.1.0" ]
 	# the installed data, not the tree it was built from (which still exists)
@@ -105,6 +127,19 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	[ "$output" -gt 0 ]
+	# a producer built against the installed library writes a synthetic
+	# event through its ring (the events.rst section 7 program)
+	cc -o "$PKG_DIR/section7" "$TF_TOP/tests/api/section7.c" \
+		$(pkg-config --cflags --libs libtracefuse)
+	[ "$(readlink -f "$(ldd "$PKG_DIR/section7" | awk '/libtracefuse/ { print $3 }')")" = \
+	  "$(readlink -f /usr/lib/*/libtracefuse.so.0)" ]
+	mkdir "$PKG_DIR/mnt2"
+	/usr/bin/tracefuse --source none --formats /usr/share/tracefuse/formats "$PKG_DIR/mnt2"
+	run "$PKG_DIR/section7" "$PKG_DIR/mnt2"
+	echo "$output"
+	grep -q 'schedtest' "$PKG_DIR/mnt2/trace" || { fusermount3 -u "$PKG_DIR/mnt2"; false; }
+	fusermount3 -u "$PKG_DIR/mnt2"
+	[ "$status" -eq 0 ]
 }
 
 @test "the installed Bats helper runs the installed example suite" {
@@ -119,7 +154,8 @@ setup() {
 
 @test "dpkg --purge removes every file of the package" {
 	[ -e "$PKG_DIR/installed" ] || skip "not installed"
-	run env DEBIAN_FRONTEND=noninteractive dpkg --purge tracefuse
+	run env DEBIAN_FRONTEND=noninteractive dpkg --purge tracefuse \
+		libtracefuse-dev libtracefuse0
 	echo "$output"
 	[ "$status" -eq 0 ]
 	rm -f "$PKG_DIR/installed"
@@ -129,4 +165,8 @@ setup() {
 	[ ! -e /usr/share/tracefuse ]
 	[ ! -e /usr/share/doc/tracefuse ]
 	[ ! -e /usr/share/man/man8/tracefuse.8.gz ]
+	! dpkg -s libtracefuse0 >/dev/null 2>&1
+	! ls /usr/lib/*/libtracefuse.so* >/dev/null 2>&1
+	[ ! -e /usr/include/tracefuse ]
+	[ ! -e /usr/share/man/man3/libtracefuse.3.gz ]
 }
