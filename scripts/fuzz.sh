@@ -32,7 +32,8 @@ command -v clang > /dev/null || {
 	exit 2
 }
 cd "$top"
-srcs=$(ls src/*/*.c)
+# the engine and its sources; not the command-line tools of src/cli
+srcs=$(ls src/*/*.c | grep -v '^src/cli/')
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
 	-DTF_FUZZ_FORMATS=\"$top/tests/oracle/formats-6.12\"
 	-DTF_DATADIR=\"/nonexistent\" -DTF_VERSION=\"fuzz\"
