@@ -28,7 +28,7 @@ AFL_USE_ASAN=1 AFL_USE_UBSAN=1 AFL_QUIET=1 afl-clang-fast -g -O1 \
 	-DTF_SRCDATADIR=\""$top/data"\" -D_GNU_SOURCE -DURCU_INLINE_SMALL_FUNCTIONS \
 	-I src -I include -I /usr/include/traceevent -I /usr/include/tracefs \
 	-I /usr/include/trace-cmd -I /usr/include/fuse3 \
-	$(ls src/*/*.c) "tests/fuzz/fuzz_$t.c" \
+	$(ls src/*/*.c | grep -v "^src/cli/") "tests/fuzz/fuzz_$t.c" \
 	-ltracecmd -ltracefs -ltraceevent -lurcu-memb -lurcu-common \
 	-lurcu-cds -lfuse3 -lpthread -o "$out/fuzz_$t" || exit 1
 dict=
