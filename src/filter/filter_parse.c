@@ -799,6 +799,10 @@ static int predicate_parse(struct parse_state *ps, const char *str,
 	char *inverts = NULL;
 	int *op_stack, *top;
 	int invert = 0, ret = -ENOMEM, len, N = 0, i;
+	/* calc_stack()'s count; a quote it skipped can hide predicates the
+	 * parse finds (a cpulist keeps quotes): those are too many terms,
+	 * as on 6.12, and never written past prog's TRUE and FALSE */
+	const int counted = nr_preds;
 
 	nr_preds += 2;	/* TRUE and FALSE */
 	op_stack = calloc(nr_parens + 1, sizeof(*op_stack));
@@ -832,7 +836,7 @@ static int predicate_parse(struct parse_state *ps, const char *str,
 			invert = !invert;
 			continue;
 		}
-		if (N >= nr_preds) {
+		if (N >= counted) {
 			parse_error(pe, TF_FILT_ERR_TOO_MANY_PREDS,
 				    (int)(next - str));
 			goto out_free;
