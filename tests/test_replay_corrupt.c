@@ -4,13 +4,18 @@
  * -EBADMSG and changes nothing; it does not crash the process.
  * tests/replay-corrupt/open-fails.dat is the input with which
  * tests/fuzz/fuzz_replay.c found libtracecmd 1.3 dereferencing NULL in
- * tracecmd_open_fd(); the other files are data/sample.dat cut short.
+ * tracecmd_open_fd(); short-field-count.dat the one with which it found
+ * an event format whose fields libtraceevent counted short, which
+ * overran the field array tracefuse sized by the count; the other files
+ * are data/sample.dat cut short.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+#include <event-parse.h>
 
 #include "check.h"
 #include "events/registry.h"
@@ -67,6 +72,27 @@ int main(void)
 				&opts, &n, NULL, NULL), -EBADMSG);
 	CHECK_INT(n, 7);
 	CHECK_INT(reg->nr_events, nr);
+
+	/* a format whose field lists outnumber libtraceevent's counts: its
+	 * event gets every field of the lists (no write past the array) */
+	CHECK_INT(tf_replay_run(&t, SRCDIR
+				"/tests/replay-corrupt/short-field-count.dat",
+				&opts, NULL, NULL, NULL), 0);
+	CHECK_INT(reg->nr_events, nr + 1);
+	if (reg->nr_events == nr + 1) {
+		const struct tf_event *ev = tf_registry_event(reg, nr);
+
+		struct tep_event *tev = tep_find_event_by_name(reg->tep,
+							       "sched", "schedzswitch");
+
+		CHECK_STR(ev->name, "schedzswitch");
+		CHECK_INT(ev->nr_fields, 2);
+		/* the case this file is for: the counts fall short of the
+		 * lists (the array sized by the counts was overrun) */
+		CHECK(tev && tev->format.nr_common + tev->format.nr_fields <
+			     (int)ev->nr_fields);
+	}
+	nr = reg->nr_events;
 
 	/* the sample cut inside its headers and inside its records */
 	for (off_t len = 4096; len <= 1500000; len *= 19) {

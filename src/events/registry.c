@@ -40,6 +40,15 @@ enum tf_field_kind tf_field_kind_of(const struct tep_format_field *f)
 	return TF_FIELD_NUM;
 }
 
+static size_t list_len(const struct tep_format_field *f)
+{
+	size_t n = 0;
+
+	for (; f; f = f->next)
+		n++;
+	return n;
+}
+
 static int add_fields(struct tf_field *out, const struct tep_format_field *f,
 		      bool common)
 {
@@ -174,8 +183,10 @@ int tf_registry_prepare(struct tf_registry *reg, const char *system,
 		return -EINVAL;
 	sys = system_find(reg, tev->system);
 	ev = calloc(1, sizeof(*ev));
-	fields = calloc((size_t)(tev->format.nr_common + tev->format.nr_fields)
-			+ 1, sizeof(*fields));
+	/* the lists' lengths, not nr_common/nr_fields: a damaged format
+	 * (from a trace.dat) can make libtraceevent's counts fall short */
+	fields = calloc(list_len(tev->format.common_fields) +
+			list_len(tev->format.fields) + 1, sizeof(*fields));
 	fmt = strndup(text, len);
 	if (!sys) {
 		sys = calloc(1, sizeof(*sys));
