@@ -196,13 +196,14 @@ static char state_char(uint64_t index)
 }
 
 /* trace_ctxwake_print(): the next task's comm from saved_cmdlines */
-static void ctxwake(struct strbuf *out, struct tep_event *tev,
+static void ctxwake(const struct tf_trace_iter *it, struct strbuf *out,
+		    struct tep_event *tev,
 		    const struct tf_rb_entry *e, const char *delim)
 {
 	int next_pid = (int)field_val(tev, "next_pid", e);
 	char comm[TF_COMM_LEN];
 
-	if (!tf_saved_cmdlines_find(next_pid, comm))
+	if (!tf_saved_cmdlines_find(it->cmdlines, next_pid, comm))
 		strcpy(comm, "<...>");
 	sb_printf(out, " %7d:%3d:%c %s [%03d] %7d:%3d:%c %s\n",
 		  (int)field_val(tev, "prev_pid", e),
@@ -334,9 +335,9 @@ bool tf_event_print_own(const struct tf_trace_iter *it, struct strbuf *out,
 	} else if (strcmp(name, "func_repeats") == 0) {
 		func_repeats(it, out, tev, e);
 	} else if (strcmp(name, "context_switch") == 0) {
-		ctxwake(out, tev, e, "==>");
+		ctxwake(it, out, tev, e, "==>");
 	} else if (strcmp(name, "wakeup") == 0) {
-		ctxwake(out, tev, e, "  +");
+		ctxwake(it, out, tev, e, "  +");
 	} else if (strcmp(name, "kernel_stack") == 0) {
 		kernel_stack(out, tev, e);
 	} else if (strcmp(name, "user_stack") == 0) {

@@ -110,15 +110,14 @@ struct tf_ring_buffer {
 	 * kernel's trace_array_cpu entries, kept by a new order) */
 	size_t *size;
 	struct rb_cpu **cpus;	/* RCU */
+	/* swaps and resizes exchange per-CPU pointers: one at a time */
+	pthread_mutex_t ctl_lock;
 };
 
 struct copy_state {
 	struct tf_rb_snapshot *snap;
 	size_t nb, cap_bytes, cap_nr;
 };
-
-/* swaps and resizes exchange per-CPU pointers: one at a time */
-static pthread_mutex_t ctl_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* per-CPU state: published with C11 release/acquire (which TSan sees) */
 #define RB_CPU(rb, i)	__atomic_load_n(&(rb)->cpus[i], __ATOMIC_ACQUIRE)
@@ -276,6 +275,7 @@ struct tf_ring_buffer *tf_ring_buffer_create(int nr_cpus, size_t bytes,
 	rb->overwrite = true;
 	rb->order = order;
 	rb->max_data = TF_RB_PAGE_DATA - 2 * 4;	/* allocated at order 0 */
+	pthread_mutex_init(&rb->ctl_lock, NULL);
 	rb->cpus = calloc((size_t)nr_cpus, sizeof(*rb->cpus));
 	rb->size = calloc((size_t)nr_cpus, sizeof(*rb->size));
 	if (!rb->cpus || !rb->size ||
@@ -304,6 +304,7 @@ void tf_ring_buffer_free(struct tf_ring_buffer *rb)
 		cpu_free(rb->cpus[i]);
 	free(rb->cpus);
 	free(rb->size);
+	pthread_mutex_destroy(&rb->ctl_lock);
 	free(rb);
 }
 
@@ -348,14 +349,14 @@ static void cpus_replace(struct tf_ring_buffer *rb, struct rb_cpu **fresh,
 {
 	int i;
 
-	pthread_mutex_lock(&ctl_lock);
+	pthread_mutex_lock(&rb->ctl_lock);
 	for (i = from; i < to; i++) {
 		struct rb_cpu *old = rb->cpus[i];
 
 		RB_SET_CPU(rb, i, fresh[i]);
 		fresh[i] = old;
 	}
-	pthread_mutex_unlock(&ctl_lock);
+	pthread_mutex_unlock(&rb->ctl_lock);
 	/* writers and readers of the old pages are inside read sections */
 	tf_rcu_synchronize();
 	for (i = from; i < to; i++)
@@ -630,7 +631,13 @@ void tf_ring_buffer_reset(struct tf_ring_buffer *rb, int cpu)
 
 void tf_ring_buffer_swap(struct tf_ring_buffer *a, struct tf_ring_buffer *b)
 {
-	pthread_mutex_lock(&ctl_lock);
+	/* both buffers' locks, in address order */
+	struct tf_ring_buffer *first = a < b ? a : b, *second = a < b ? b : a;
+
+	if (a == b)
+		return;
+	pthread_mutex_lock(&first->ctl_lock);
+	pthread_mutex_lock(&second->ctl_lock);
 	for (int i = 0; i < a->nr_cpus && i < b->nr_cpus; i++) {
 		struct rb_cpu *x = a->cpus[i];
 
@@ -638,7 +645,8 @@ void tf_ring_buffer_swap(struct tf_ring_buffer *a, struct tf_ring_buffer *b)
 		RB_SET_CPU(a, i, b->cpus[i]);
 		RB_SET_CPU(b, i, x);
 	}
-	pthread_mutex_unlock(&ctl_lock);
+	pthread_mutex_unlock(&second->ctl_lock);
+	pthread_mutex_unlock(&first->ctl_lock);
 }
 
 /* ---- reading ---- */

@@ -18,18 +18,12 @@
 
 /* the kernel fills whole pages: 6552 entries, and never fewer */
 #define DEFAULT_SIZE 6552
-#define PID_SLOTS 4096		/* direct-mapped pid -> slot hint */
+#define PID_SLOTS TF_CMDLINE_PID_SLOTS
 
-struct cmdline {
+struct tf_cmdline {
 	int pid;
 	char comm[TF_COMM_LEN];
 };
-
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static struct cmdline *slots;
-static unsigned nr_slots = DEFAULT_SIZE;
-static unsigned next_slot;
-static int hint[PID_SLOTS];	/* slot + 1 of a pid, by pid % PID_SLOTS */
 
 /*
  * The event path records a comm with every record; almost always the
@@ -37,38 +31,62 @@ static int hint[PID_SLOTS];	/* slot + 1 of a pid, by pid % PID_SLOTS */
  * pid, so that case takes no lock.  The generation changes whenever the
  * table forgets something (a recycled slot, a resize), which sends every
  * thread back to the table.
+ *
+ * The cache is the thread's, not a tree's: a thread may record into the
+ * tables of several trees (two contexts in one process), so an entry
+ * names its table by id.  table_ids is the one process-wide counter
+ * here: it only hands out those ids (a table freed and another made at
+ * its address must not match a stale entry), it holds no tree's state.
  */
 #define SEEN_SLOTS 256
-static atomic_uint generation = 1;
+static atomic_uint table_ids;
 
 struct seen {
 	int pid;
+	unsigned table;
 	unsigned gen;
 	char comm[TF_COMM_LEN];
 };
 static __thread struct seen seen[SEEN_SLOTS];
 
-static bool ensure(void)
+void tf_saved_cmdlines_init(struct tf_saved_cmdlines *sc)
 {
-	if (!slots)
-		slots = calloc(nr_slots, sizeof(*slots));
-	return slots != NULL;
+	memset(sc, 0, sizeof(*sc));
+	pthread_mutex_init(&sc->lock, NULL);
+	sc->nr_slots = DEFAULT_SIZE;
+	atomic_init(&sc->generation, 1);
+	sc->id = atomic_fetch_add(&table_ids, 1) + 1;
 }
 
-static int find_locked(int pid)
+void tf_saved_cmdlines_destroy(struct tf_saved_cmdlines *sc)
 {
-	int h = hint[(unsigned)pid % PID_SLOTS] - 1;
+	free(sc->slots);
+	sc->slots = NULL;
+	pthread_mutex_destroy(&sc->lock);
+}
 
-	if (h >= 0 && (unsigned)h < nr_slots && slots[h].pid == pid &&
-	    slots[h].comm[0])
+static bool ensure(struct tf_saved_cmdlines *sc)
+{
+	if (!sc->slots)
+		sc->slots = calloc(sc->nr_slots, sizeof(*sc->slots));
+	return sc->slots != NULL;
+}
+
+static int find_locked(struct tf_saved_cmdlines *sc, int pid)
+{
+	int h = sc->hint[(unsigned)pid % PID_SLOTS] - 1;
+
+	if (h >= 0 && (unsigned)h < sc->nr_slots && sc->slots[h].pid == pid &&
+	    sc->slots[h].comm[0])
 		return h;
-	for (unsigned i = 0; i < nr_slots; i++)
-		if (slots[i].pid == pid && slots[i].comm[0])
+	for (unsigned i = 0; i < sc->nr_slots; i++)
+		if (sc->slots[i].pid == pid && sc->slots[i].comm[0])
 			return (int)i;
 	return -1;
 }
 
-void tf_saved_cmdlines_record(int pid, const char *comm)
+void tf_saved_cmdlines_record(struct tf_saved_cmdlines *sc, int pid,
+			      const char *comm)
 {
 	int i;
 
@@ -78,28 +96,29 @@ void tf_saved_cmdlines_record(int pid, const char *comm)
 	if (pid < 0 || !comm)
 		return;
 	me = &seen[(unsigned)pid % SEEN_SLOTS];
-	gen = atomic_load_explicit(&generation, memory_order_acquire);
-	if (me->pid == pid && me->gen == gen &&
+	gen = atomic_load_explicit(&sc->generation, memory_order_acquire);
+	if (me->pid == pid && me->gen == gen && me->table == sc->id &&
 	    strncmp(me->comm, comm, TF_COMM_LEN - 1) == 0)
 		return;
-	pthread_mutex_lock(&lock);
-	if (ensure()) {
-		i = find_locked(pid);
+	pthread_mutex_lock(&sc->lock);
+	if (ensure(sc)) {
+		i = find_locked(sc, pid);
 		if (i < 0) {
-			i = (int)next_slot;
-			next_slot = (next_slot + 1) % nr_slots;
-			if (slots[i].comm[0])	/* forgets another pid */
-				atomic_fetch_add(&generation, 1);
-			slots[i].pid = pid;
+			i = (int)sc->next_slot;
+			sc->next_slot = (sc->next_slot + 1) % sc->nr_slots;
+			if (sc->slots[i].comm[0])	/* forgets another pid */
+				atomic_fetch_add(&sc->generation, 1);
+			sc->slots[i].pid = pid;
 		}
-		strncpy(slots[i].comm, comm, TF_COMM_LEN - 1);
-		slots[i].comm[TF_COMM_LEN - 1] = '\0';
-		hint[(unsigned)pid % PID_SLOTS] = i + 1;
+		strncpy(sc->slots[i].comm, comm, TF_COMM_LEN - 1);
+		sc->slots[i].comm[TF_COMM_LEN - 1] = '\0';
+		sc->hint[(unsigned)pid % PID_SLOTS] = i + 1;
 		me->pid = pid;
-		me->gen = atomic_load(&generation);
-		memcpy(me->comm, slots[i].comm, TF_COMM_LEN);
+		me->table = sc->id;
+		me->gen = atomic_load(&sc->generation);
+		memcpy(me->comm, sc->slots[i].comm, TF_COMM_LEN);
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&sc->lock);
 }
 
 bool tf_proc_comm(int pid, char comm[TF_COMM_LEN])
@@ -118,7 +137,8 @@ bool tf_proc_comm(int pid, char comm[TF_COMM_LEN])
 	return comm[0] != '\0';
 }
 
-bool tf_saved_cmdlines_find(int pid, char comm[TF_COMM_LEN])
+bool tf_saved_cmdlines_find(struct tf_saved_cmdlines *sc, int pid,
+			    char comm[TF_COMM_LEN])
 {
 	bool found = false;
 	int i;
@@ -127,32 +147,33 @@ bool tf_saved_cmdlines_find(int pid, char comm[TF_COMM_LEN])
 		strcpy(comm, "<idle>");
 		return true;
 	}
-	pthread_mutex_lock(&lock);
-	if (ensure() && (i = find_locked(pid)) >= 0) {
-		memcpy(comm, slots[i].comm, TF_COMM_LEN);
+	pthread_mutex_lock(&sc->lock);
+	if (ensure(sc) && (i = find_locked(sc, pid)) >= 0) {
+		memcpy(comm, sc->slots[i].comm, TF_COMM_LEN);
 		found = true;
 	}
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_unlock(&sc->lock);
 	return found;
 }
 
-void tf_saved_cmdlines_show(struct strbuf *out)
+void tf_saved_cmdlines_show(struct tf_saved_cmdlines *sc, struct strbuf *out)
 {
-	pthread_mutex_lock(&lock);
-	for (unsigned i = 0; slots && i < nr_slots; i++)
-		if (slots[i].comm[0])
-			sb_printf(out, "%d %s\n", slots[i].pid, slots[i].comm);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&sc->lock);
+	for (unsigned i = 0; sc->slots && i < sc->nr_slots; i++)
+		if (sc->slots[i].comm[0])
+			sb_printf(out, "%d %s\n", sc->slots[i].pid,
+				  sc->slots[i].comm);
+	pthread_mutex_unlock(&sc->lock);
 }
 
-unsigned tf_saved_cmdlines_size(void)
+unsigned tf_saved_cmdlines_size(struct tf_saved_cmdlines *sc)
 {
-	return nr_slots;
+	return sc->nr_slots;
 }
 
-int tf_saved_cmdlines_resize(unsigned n)
+int tf_saved_cmdlines_resize(struct tf_saved_cmdlines *sc, unsigned n)
 {
-	struct cmdline *p;
+	struct tf_cmdline *p;
 
 	if (n == 0 || n > 32768)
 		return -EINVAL;
@@ -161,13 +182,13 @@ int tf_saved_cmdlines_resize(unsigned n)
 	p = calloc(n, sizeof(*p));
 	if (!p)
 		return -ENOMEM;
-	pthread_mutex_lock(&lock);
-	free(slots);
-	slots = p;
-	nr_slots = n;
-	next_slot = 0;
-	memset(hint, 0, sizeof(hint));
-	atomic_fetch_add(&generation, 1);
-	pthread_mutex_unlock(&lock);
+	pthread_mutex_lock(&sc->lock);
+	free(sc->slots);
+	sc->slots = p;
+	sc->nr_slots = n;
+	sc->next_slot = 0;
+	memset(sc->hint, 0, sizeof(sc->hint));
+	atomic_fetch_add(&sc->generation, 1);
+	pthread_mutex_unlock(&sc->lock);
 	return 0;
 }

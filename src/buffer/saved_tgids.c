@@ -3,8 +3,8 @@
  * saved_tgids.c - pid -> tgid map (see saved_tgids.h).
  *
  * As the kernel's tgid_map: one slot per possible pid (pid_max, read from
- * the host), allocated once and never freed, so the event path stores a
- * tgid without a lock.  calloc's pages cost nothing until a pid in them
+ * the host), allocated once and freed only with the tree, so the event
+ * path stores a tgid without a lock.  calloc's pages cost nothing until a pid in them
  * is saved.
  */
 #include <errno.h>
@@ -17,9 +17,6 @@
 
 #define PID_MAX_LIMIT (4 * 1024 * 1024)	/* the kernel's on 64-bit */
 
-static _Atomic(atomic_int *) tgid_map;
-static int tgid_map_max;		/* set before tgid_map is published */
-static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int pid_max(void)
 {
@@ -36,44 +33,58 @@ static int pid_max(void)
 	return n;
 }
 
-int tf_saved_tgids_alloc(void)
+void tf_saved_tgids_init(struct tf_saved_tgids *st)
+{
+	atomic_init(&st->map, NULL);
+	st->max = 0;
+	pthread_mutex_init(&st->alloc_lock, NULL);
+}
+
+void tf_saved_tgids_destroy(struct tf_saved_tgids *st)
+{
+	free(atomic_load(&st->map));
+	atomic_store(&st->map, NULL);
+	pthread_mutex_destroy(&st->alloc_lock);
+}
+
+int tf_saved_tgids_alloc(struct tf_saved_tgids *st)
 {
 	int ret = 0;
 
-	pthread_mutex_lock(&alloc_lock);
-	if (!atomic_load(&tgid_map)) {
+	pthread_mutex_lock(&st->alloc_lock);
+	if (!atomic_load(&st->map)) {
 		int max = pid_max();
 		atomic_int *map = calloc((size_t)max + 1, sizeof(*map));
 
 		if (map) {
-			tgid_map_max = max;
-			atomic_store_explicit(&tgid_map, map,
+			st->max = max;
+			atomic_store_explicit(&st->map, map,
 					      memory_order_release);
 		} else {
 			ret = -ENOMEM;
 		}
 	}
-	pthread_mutex_unlock(&alloc_lock);
+	pthread_mutex_unlock(&st->alloc_lock);
 	return ret;
 }
 
-void tf_saved_tgids_record(int pid, int tgid)
+void tf_saved_tgids_record(struct tf_saved_tgids *st, int pid, int tgid)
 {
-	atomic_int *map = atomic_load_explicit(&tgid_map,
+	atomic_int *map = atomic_load_explicit(&st->map,
 					       memory_order_acquire);
 
-	if (!map || pid <= 0 || pid > tgid_map_max)
+	if (!map || pid <= 0 || pid > st->max)
 		return;
 	if (atomic_load_explicit(&map[pid], memory_order_relaxed) != tgid)
 		atomic_store_explicit(&map[pid], tgid, memory_order_relaxed);
 }
 
-int tf_saved_tgids_find(int pid)
+int tf_saved_tgids_find(struct tf_saved_tgids *st, int pid)
 {
-	atomic_int *map = atomic_load_explicit(&tgid_map,
+	atomic_int *map = atomic_load_explicit(&st->map,
 					       memory_order_acquire);
 
-	if (!map || pid <= 0 || pid > tgid_map_max)
+	if (!map || pid <= 0 || pid > st->max)
 		return 0;
 	return atomic_load_explicit(&map[pid], memory_order_relaxed);
 }
@@ -95,12 +106,12 @@ int tf_proc_tgid(int pid)
 	return tgid;
 }
 
-void tf_saved_tgids_show(struct strbuf *out)
+void tf_saved_tgids_show(struct tf_saved_tgids *st, struct strbuf *out)
 {
-	atomic_int *map = atomic_load_explicit(&tgid_map,
+	atomic_int *map = atomic_load_explicit(&st->map,
 					       memory_order_acquire);
 
-	for (int pid = 1; map && pid <= tgid_map_max; pid++) {
+	for (int pid = 1; map && pid <= st->max; pid++) {
 		int tgid = atomic_load_explicit(&map[pid],
 						memory_order_relaxed);
 

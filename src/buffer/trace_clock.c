@@ -22,9 +22,6 @@ const struct tf_trace_clock tf_trace_clocks[TF_NR_CLOCKS] = {
 	[TF_CLOCK_X86_TSC]	= { "x86-tsc", false },
 };
 
-/* trace_clock_counter(): shared by every trace array, as the kernel's */
-static atomic_uint_fast64_t trace_counter;
-
 int tf_trace_clock_lookup(const char *name, size_t len)
 {
 	for (int i = 0; i < TF_NR_CLOCKS; i++)
@@ -42,11 +39,11 @@ static uint64_t clock_ns(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-uint64_t tf_trace_clock_now(int clock_id)
+uint64_t tf_trace_clock_now(int clock_id, atomic_uint_fast64_t *counter)
 {
 	switch (clock_id) {
 	case TF_CLOCK_COUNTER:
-		return atomic_fetch_add(&trace_counter, 1) + 1;
+		return atomic_fetch_add(counter, 1) + 1;
 	case TF_CLOCK_UPTIME:
 		/* jiffies_64_to_clock_t(): USER_HZ is 100 */
 		return clock_ns(CLOCK_MONOTONIC) / 10000000ull;

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* In the kernel's order, which is what `trace_clock` lists. */
@@ -45,19 +46,13 @@ int tf_trace_clock_lookup(const char *name, size_t len);
 
 /*
  * The clock's value now.  counter: the kernel's trace_clock_counter(),
- * one global count that every call advances; uptime: jiffies since boot
+ * one count per tree (@counter, its struct tf_tracing's) that every
+ * call advances; uptime: jiffies since boot
  * in USER_HZ (100 Hz) ticks; x86-tsc: the time stamp counter (on other
  * machines the raw monotonic clock in ns); the ns clocks: CLOCK_MONOTONIC,
  * the timebase records are stamped in (so that a buffer's time_start and
  * its records compare).
  */
-uint64_t tf_trace_clock_now(int clock_id);
-
-/* The timestamp a buffer of @clock_id gives a record stamped @src_ts. */
-static inline uint64_t tf_trace_clock_stamp(int clock_id, uint64_t src_ts)
-{
-	return tf_trace_clocks[clock_id].in_ns ? src_ts
-					       : tf_trace_clock_now(clock_id);
-}
+uint64_t tf_trace_clock_now(int clock_id, atomic_uint_fast64_t *counter);
 
 #endif

@@ -174,9 +174,10 @@ static int32_t entry_pid(const struct tf_rb_entry *e)
 	return pid;
 }
 
-static void find_comm(int pid, char comm[TF_COMM_LEN])
+static void find_comm(const struct tf_trace_iter *it, int pid,
+		      char comm[TF_COMM_LEN])
 {
-	if (!tf_saved_cmdlines_find(pid, comm))
+	if (!tf_saved_cmdlines_find(it->cmdlines, pid, comm))
 		strcpy(comm, "<...>");
 }
 
@@ -204,10 +205,10 @@ static void print_context(const struct tf_trace_iter *it, struct strbuf *out,
 	char comm[TF_COMM_LEN];
 	int pid = entry_pid(e);
 
-	find_comm(pid, comm);
+	find_comm(it, pid, comm);
 	sb_printf(out, "%16s-%-7d ", comm, pid);
 	if (it->trace_flags & TF_TRACE_RECORD_TGID) {
-		int tgid = tf_saved_tgids_find(pid);
+		int tgid = tf_saved_tgids_find(it->tgids, pid);
 
 		if (!tgid)
 			sb_puts(out, "(-------) ");
@@ -252,7 +253,7 @@ static void print_lat_context(const struct tf_trace_iter *it,
 	char comm[TF_COMM_LEN];
 	int pid = entry_pid(e);
 
-	find_comm(pid, comm);
+	find_comm(it, pid, comm);
 	if (verbose) {
 		sb_printf(out, "%16s %7d %3d %d %08x %08lx ", comm, pid,
 			  e->cpu, e->data[2], e->data[3] & 0xf, it->idx);

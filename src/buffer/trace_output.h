@@ -12,6 +12,8 @@
 #include <stdbool.h>
 
 #include "buffer/ring_buffer.h"
+#include "buffer/saved_cmdlines.h"
+#include "buffer/saved_tgids.h"
 #include "events/registry.h"
 #include "util/strbuf.h"
 
@@ -21,6 +23,9 @@
  */
 struct tf_trace_iter {
 	struct tf_registry *reg;
+	/* the tree's comms and tgids (its struct tf_tracing's) */
+	struct tf_saved_cmdlines *cmdlines;
+	struct tf_saved_tgids *tgids;
 	unsigned trace_flags;	/* TF_TRACE_* (events/trace_array.h) */
 	bool lat_fmt;		/* TRACE_FILE_LAT_FMT: latency-format, and
 				 * not the snapshot file */

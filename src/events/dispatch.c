@@ -30,10 +30,11 @@ static int record_pid(const struct tf_record *rec)
 void tf_record_taskinfo(struct tf_tracing *t, const struct tf_record *rec)
 {
 	if (rec->comm)
-		tf_saved_cmdlines_record(record_pid(rec), rec->comm);
+		tf_saved_cmdlines_record(&t->cmdlines, record_pid(rec),
+					 rec->comm);
 	if (rec->tgid && atomic_load_explicit(&t->tgids_recorded,
 					      memory_order_relaxed))
-		tf_saved_tgids_record(record_pid(rec), rec->tgid);
+		tf_saved_tgids_record(&t->tgids, record_pid(rec), rec->tgid);
 }
 
 const struct tf_record *tf_record_stamp(const struct tf_trace_array *tr,
@@ -45,7 +46,7 @@ const struct tf_record *tf_record_stamp(const struct tf_trace_array *tr,
 	if (tf_trace_clocks[clock].in_ns)
 		return rec;
 	*copy = *rec;
-	copy->ts = tf_trace_clock_now(clock);
+	copy->ts = tf_tr_clock_now(tr, clock);
 	return copy;
 }
 

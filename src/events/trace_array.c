@@ -104,7 +104,7 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	if (!tr->cpumask)
 		goto fail;
 	tr->clock_id = TF_CLOCK_LOCAL;
-	atomic_store(&tr->time_start, tf_trace_clock_now(tr->clock_id));
+	atomic_store(&tr->time_start, tf_tr_clock_now(tr, tr->clock_id));
 	atomic_store(&tr->trace_flags, TF_TRACE_DEFAULT_FLAGS);
 	/* the top buffer starts at its minimum until first used, as the
 	 * kernel's; an instance's is allocated at its full size */
@@ -193,9 +193,15 @@ int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
 	t->nr_cpus = nr_cpus > 0 ? nr_cpus : 1;
 	t->next_instance_id = 1;
 	CDS_INIT_LIST_HEAD(&t->instances);
+	tf_saved_cmdlines_init(&t->cmdlines);
+	tf_saved_tgids_init(&t->tgids);
 	t->top = tr_alloc(t, NULL);
-	if (!t->top)
+	if (!t->top) {
+		tf_saved_tgids_destroy(&t->tgids);
+		tf_saved_cmdlines_destroy(&t->cmdlines);
+		pthread_mutex_destroy(&t->lock);
 		return -ENOMEM;
+	}
 	cds_list_add_rcu(&t->top->list, &t->instances);
 	return 0;
 }
@@ -212,6 +218,8 @@ void tf_tracing_destroy(struct tf_tracing *t)
 	/* after the trace arrays: their triggers may hold synthetic events */
 	if (t->synth_destroy)
 		t->synth_destroy(t);
+	tf_saved_tgids_destroy(&t->tgids);
+	tf_saved_cmdlines_destroy(&t->cmdlines);
 	pthread_mutex_destroy(&t->lock);
 }
 
@@ -334,7 +342,7 @@ void tf_tracing_reset_cleared(struct tf_tracing *t)
 		tr->clear_trace = false;
 		tf_trace_array_reset(tr);
 		/* the max buffer too, allocated or not (it counts) */
-		tf_trace_clock_now(tr->clock_id);
+		tf_tr_clock_now(tr, tr->clock_id);
 		if (tr->snapshot)
 			tf_ring_buffer_reset(tr->snapshot, -1);
 	}
@@ -419,7 +427,7 @@ int tf_instance_create(struct tf_tracing *t, const char *name,
 
 void tf_trace_array_reset(struct tf_trace_array *tr)
 {
-	atomic_store(&tr->time_start, tf_trace_clock_now(tr->clock_id));
+	atomic_store(&tr->time_start, tf_tr_clock_now(tr, tr->clock_id));
 	tf_ring_buffer_reset(tr->buffer, -1);
 }
 
@@ -429,7 +437,7 @@ void tf_trace_array_set_clock(struct tf_trace_array *tr, int clock_id)
 	/* the new clock's times do not compare with the old's */
 	tf_trace_array_reset(tr);
 	/* the max buffer (snapshot) is reset too, allocated or not */
-	tf_trace_clock_now(clock_id);
+	tf_tr_clock_now(tr, clock_id);
 	if (tr->snapshot)
 		tf_ring_buffer_reset(tr->snapshot, -1);
 }

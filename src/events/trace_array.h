@@ -18,6 +18,9 @@
 
 #include <urcu/list.h>
 
+#include "buffer/saved_cmdlines.h"
+#include "buffer/saved_tgids.h"
+#include "buffer/trace_clock.h"
 #include "events/registry.h"
 #include "util/error_log.h"
 #include "util/rcu.h"
@@ -183,6 +186,13 @@ struct tf_tracing {
 	 * save the tgids they know (tf_record.tgid).
 	 */
 	atomic_bool tgids_recorded;
+	/* saved_cmdlines and saved_tgids: the comms and tgids `trace`
+	 * prints from, one table each for the whole tree */
+	struct tf_saved_cmdlines cmdlines;
+	struct tf_saved_tgids tgids;
+	/* the counter trace clock's count, shared by the tree's trace
+	 * arrays as the kernel's is by all of its */
+	atomic_uint_fast64_t trace_counter;
 	/* Event files whose triggers want records prefetched
 	 * (TF_FILE_TRIGGER_PREFETCH, see tf_dispatch_locked_n()). */
 	atomic_int nr_prefetch;
@@ -226,6 +236,13 @@ static inline struct tf_event_file *tf_tr_file(const struct tf_trace_array *tr,
 struct tf_event *tf_tr_list_first(const struct tf_trace_array *tr);
 struct tf_event *tf_tr_list_next(const struct tf_trace_array *tr,
 				 const struct tf_event *ev);
+
+/* @tr's trace clock @clock_id now (the counter clock counts the call). */
+static inline uint64_t tf_tr_clock_now(const struct tf_trace_array *tr,
+				       int clock_id)
+{
+	return tf_trace_clock_now(clock_id, &tr->tracing->trace_counter);
+}
 
 int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
 		    int nr_cpus);

@@ -191,6 +191,8 @@ static struct tf_trace_iter iter_for(struct tf_open *o, bool consume)
 
 	return (struct tf_trace_iter) {
 		.reg = o->node.t->reg,
+		.cmdlines = &o->node.t->cmdlines,
+		.tgids = &o->node.t->tgids,
 		.trace_flags = atomic_load(&tr->trace_flags),
 		.time_in_ns = tf_trace_clocks[tr->clock_id].in_ns,
 		.consume = consume,
@@ -476,7 +478,7 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 			struct tf_ring_buffer *old = tr->snapshot;
 
 			if (old)	/* free_snapshot() resets it first */
-				tf_trace_clock_now(tr->clock_id);
+				tf_tr_clock_now(tr, tr->clock_id);
 			tf_rcu_assign_pointer(tr->snapshot, NULL);
 			tf_rcu_synchronize();
 			tf_ring_buffer_free(old);
@@ -506,12 +508,13 @@ long tf_snapshot_write(struct tf_open *o, const char *buf, size_t len)
 			char comm[TF_COMM_LEN];
 
 			if (tf_proc_comm(o->pid, comm))
-				tf_saved_cmdlines_record(o->pid, comm);
+				tf_saved_cmdlines_record(&o->node.t->cmdlines,
+							 o->pid, comm);
 		}
 		break;
 	default:
 		if (tr->snapshot && cpu < 0)	/* tracing_reset_online_cpus() */
-			tf_trace_clock_now(tr->clock_id);
+			tf_tr_clock_now(tr, tr->clock_id);
 		if (tr->snapshot)
 			tf_ring_buffer_reset(tr->snapshot, cpu);
 		break;

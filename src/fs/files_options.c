@@ -119,7 +119,8 @@ static int option_set(struct tf_trace_array *tr, unsigned i, bool on)
 		return 0;
 	}
 	/* the kernel allocates its tgid_map when record-tgid is first set */
-	if (flag == TF_TRACE_RECORD_TGID && on && tf_saved_tgids_alloc() < 0)
+	if (flag == TF_TRACE_RECORD_TGID && on && 
+	    tf_saved_tgids_alloc(&tr->tracing->tgids) < 0)
 		return -ENOMEM;
 	if (on)
 		atomic_fetch_or(&tr->trace_flags, flag);

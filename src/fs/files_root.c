@@ -333,22 +333,19 @@ static long error_log_write(struct tf_open *o, const char *buf, size_t len)
 
 static int saved_cmdlines_show(struct tf_open *o, struct strbuf *out)
 {
-	(void)o;
-	tf_saved_cmdlines_show(out);
+	tf_saved_cmdlines_show(&o->node.t->cmdlines, out);
 	return 0;
 }
 
 static int saved_tgids_show(struct tf_open *o, struct strbuf *out)
 {
-	(void)o;
-	tf_saved_tgids_show(out);
+	tf_saved_tgids_show(&o->node.t->tgids, out);
 	return 0;
 }
 
 static int saved_cmdlines_size_show(struct tf_open *o, struct strbuf *out)
 {
-	(void)o;
-	sb_printf(out, "%u\n", tf_saved_cmdlines_size());
+	sb_printf(out, "%u\n", tf_saved_cmdlines_size(&o->node.t->cmdlines));
 	return 0;
 }
 
@@ -358,11 +355,10 @@ static long saved_cmdlines_size_write(struct tf_open *o, const char *buf,
 	unsigned long v;
 	int ret;
 
-	(void)o;
 	ret = (int)tf_parse_ulong(buf, len, &v);
 	if (ret < 0)
 		return ret;
-	ret = tf_saved_cmdlines_resize(v > 0xffffffffUL ? 0 : (unsigned)v);
+	ret = tf_saved_cmdlines_resize(&o->node.t->cmdlines, v > 0xffffffffUL ? 0 : (unsigned)v);
 	return ret < 0 ? ret : (long)len;
 }
 

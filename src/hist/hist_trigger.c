@@ -297,7 +297,9 @@ static inline uint64_t hist_value(const struct hist_ctx *cx,
 }
 
 /* The comm a new entry saves (the kernel's save_comm(current)). */
-static void record_comm(const struct tf_record *rec, char comm[HIST_COMM_LEN])
+/* @hd's tree's saved comm of the task, when the record brings none */
+static void record_comm(const struct hist_data *hd,
+			const struct tf_record *rec, char comm[HIST_COMM_LEN])
 {
 	int32_t pid = -1;
 
@@ -312,7 +314,9 @@ static void record_comm(const struct tf_record *rec, char comm[HIST_COMM_LEN])
 		comm[HIST_COMM_LEN - 1] = '\0';
 		return;
 	}
-	if (pid < 0 || !tf_saved_cmdlines_find(pid, comm))
+	if (pid < 0 ||
+	    !tf_saved_cmdlines_find(&hd->file->tr->tracing->cmdlines, pid,
+				    comm))
 		strcpy(comm, "<...>");
 }
 
@@ -325,7 +329,7 @@ static void add_string_key(unsigned char *key, const struct hist_field *f,
 	if (f->fn == HIST_FN_COMM) {
 		char comm[HIST_COMM_LEN];
 
-		record_comm(rec, comm);
+		record_comm(f->hist_data, rec, comm);
 		len = strnlen(comm, HIST_COMM_LEN - 1);
 		if (len > f->size - 1)
 			len = f->size - 1;
@@ -497,7 +501,7 @@ void hist_copy_str(char *dst, const struct hist_field *f,
 			s = tf_field_read_str(fl, rec->data, rec->size, &len);
 		}
 	} else if (f->fn == HIST_FN_COMM && rec) {
-		record_comm(rec, comm);
+		record_comm(f->hist_data, rec, comm);
 		s = comm;
 		len = (unsigned int)strlen(comm);
 	} else if (v) {
@@ -605,7 +609,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 	if (hd->n_other_refs && !resolve_var_refs(hd, key, vals, NULL))
 		goto out;
 	if (hd->need_comm)
-		record_comm(rec, comm);
+		record_comm(hd, rec, comm);
 	slot = hist_slot(map->n_slots);
 	elt = tracing_map_insert(map, slot, key, hd->need_comm ? comm : NULL);
 	if (!elt)
