@@ -410,7 +410,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init() < 0)
+	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init(&tracing) < 0)
 		return 1;
 	ev = tf_registry_find(reg, "kmem", "kmalloc");
 	if (!ev)

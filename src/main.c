@@ -457,12 +457,17 @@ int main(int argc, char **argv)
 	/* CPUS{} in filters names the CPUs the tree presents, as the
 	 * kernel's name its nr_cpu_ids (default: the host's, configured) */
 	if (opt.cpus)
-		tf_filter_set_nr_cpus((unsigned)opt.cpus);
+		t.filter_env.nr_cpus = (unsigned)opt.cpus;
 	tf_trace_marker_init(reg);
 	tf_trigger_init(reg);
-	tf_hist_init();		/* the "hist" trigger command */
-	/* .function in filters: the host's kallsyms, as .sym in hist */
-	tf_filter_set_symbol_lookup(&tf_kallsyms_filter_symbols);
+	/* the "hist" trigger command */
+	if (tf_hist_init(&t) < 0) {
+		fprintf(stderr, "tracefuse: out of memory\n");
+		tf_tracing_destroy(&t);
+		return 1;
+	}
+	/* .function in filters: the tree's kernel symbols, as .sym in hist */
+	tf_tracing_use_ksyms(&t);
 	if (opt.nr_events)
 		tf_buffer_expand(t.top);	/* as trace-cmd's enable writes */
 	for (int i = 0; i < opt.nr_events; i++) {

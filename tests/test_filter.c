@@ -31,6 +31,9 @@ struct test_event {
 	char names[64][64], types[64][300];
 };
 
+/* what the filters compile with (a tree's tf_tracing.filter_env) */
+static struct tf_filter_env env;
+
 static bool parse_format(const char *path, struct test_event *te)
 {
 	FILE *fp = fopen(path, "r");
@@ -167,7 +170,7 @@ static void check_one(const char *evname, const char *raw, const char *want_err,
 		file = strdup("none\n");
 		log = strdup("");
 	} else {
-		ret = tf_filter_compile(ev, raw, &f, &e);
+		ret = tf_filter_compile(&env, ev, raw, &f, &e);
 		if (ret == 0) {
 			file = tf_filter_file_text(f);
 			log = strdup("");
@@ -203,7 +206,7 @@ static void test_corpus(const char *path)
 		if (line[n - 1] == '\n')
 			line[--n] = 0;
 		if (!strncmp(line, "# nr_cpu_ids ", 13))
-			tf_filter_set_nr_cpus((unsigned)atoi(line + 13));
+			env.nr_cpus = (unsigned)atoi(line + 13);
 		if (n < 2 || line[1] != ' ')
 			continue;
 		switch (line[0]) {
@@ -239,7 +242,7 @@ static void test_corpus(const char *path)
 	CHECK(count >= 300);
 	free(line); free(ev); free(raw); free(err); free(file);
 	fclose(fp);
-	tf_filter_set_nr_cpus(0);
+	env.nr_cpus = 0;
 }
 
 /* ---- part 2: matching ------------------------------------------------- */
@@ -317,7 +320,7 @@ static int m(const char *filter, const struct rec *r)
 	struct tf_filter_error e;
 	int ret;
 
-	if (tf_filter_compile(&tev, filter, &f, &e))
+	if (tf_filter_compile(&env, &tev, filter, &f, &e))
 		return -1;
 	ret = tf_filter_match(f, &r->r);
 	tf_filter_free(f);
@@ -464,10 +467,10 @@ static void test_function_cpus(void)
 	struct rec r;
 
 	mkrec(&r, 0, 0x1080, "", "", "", 0x5);	/* mask: CPUs 0 and 2 */
-	CHECK_INT(tf_filter_compile(&tev, "u64.function == do_work", &f, &e),
+	CHECK_INT(tf_filter_compile(&env, &tev, "u64.function == do_work", &f, &e),
 		  -EINVAL);
 	CHECK_INT(e.err, TF_FILT_ERR_NO_FUNCTION);
-	tf_filter_set_symbol_lookup(&syms);
+	env.symbols = syms;
 	CHECK_INT(m("u64.function == do_work", &r), 1);
 	CHECK_INT(m("u64.function != do_work", &r), 0);
 	CHECK_INT(m("u64.function == 0x10ff", &r), 1);
@@ -475,9 +478,9 @@ static void test_function_cpus(void)
 	CHECK_INT(m("u32.function == do_work", &r), -1);
 	mkrec(&r, 0, 0x2000, "", "", "", 0x5);
 	CHECK_INT(m("u64.function == do_work", &r), 0);
-	tf_filter_set_symbol_lookup(NULL);
+	memset(&env.symbols, 0, sizeof(env.symbols));
 
-	tf_filter_set_nr_cpus(4);
+	env.nr_cpus = 4;
 	/* the record's cpu is 1 */
 	CHECK_INT(m("cpu == 1", &r), 1);
 	CHECK_INT(m("CPU != 1", &r), 0);
@@ -507,7 +510,7 @@ static void test_function_cpus(void)
 	CHECK_INT(m("u32 == CPUS{2-3}", &r), 0);
 	CHECK_INT(m("u32 != CPUS{2-3}", &r), 1);
 	CHECK_INT(m("u32 & CPUS{all}", &r), 1);
-	tf_filter_set_nr_cpus(0);
+	env.nr_cpus = 0;
 }
 
 /* @fmt with "%1$s" replaced by @a and "%2$s" by @b (printf's positional
@@ -615,13 +618,13 @@ static void test_host_matches(void)
 	r.size = sizeof(data);
 	r.cpu = 0;
 	r.comm = "bash";
-	tf_filter_set_nr_cpus(2);
+	env.nr_cpus = 2;
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct tf_filter_error e;
 		struct tf_filter *f;
 		int got = -1;
 
-		if (tf_filter_compile(ev, cases[i].filter, &f, &e) == 0) {
+		if (tf_filter_compile(&env, ev, cases[i].filter, &f, &e) == 0) {
 			got = tf_filter_match(f, &r);
 			tf_filter_free(f);
 		}
@@ -629,7 +632,7 @@ static void test_host_matches(void)
 			fprintf(stderr, "host: [%s]\n", cases[i].filter);
 		CHECK_INT(got, cases[i].want);
 	}
-	tf_filter_set_nr_cpus(0);
+	env.nr_cpus = 0;
 }
 
 static void test_api(void)
@@ -644,7 +647,7 @@ static void test_api(void)
 	CHECK(!tf_filter_is_clear(""));
 	CHECK_STR(tf_filter_err_text(TF_FILT_ERR_NO_FILTER), "No filter found");
 	CHECK(tf_filter_err_text(TF_FILT_ERR_MAX) == NULL);
-	CHECK_INT(tf_filter_compile(&tev, " s32 == 1 \n", &f, &e), 0);
+	CHECK_INT(tf_filter_compile(&env, &tev, " s32 == 1 \n", &f, &e), 0);
 	CHECK_STR(tf_filter_string(f), " s32 == 1");
 	s = tf_filter_file_text(f);
 	CHECK_STR(s, " s32 == 1\n");
@@ -653,9 +656,9 @@ static void test_api(void)
 	s = tf_filter_file_text(NULL);
 	CHECK_STR(s, "none\n");
 	free(s);
-	CHECK(tf_filter_lacks_field(&tev, "nope == 1"));
-	CHECK(!tf_filter_lacks_field(&tev, "s32 == 1"));
-	CHECK(!tf_filter_lacks_field(&tev, "s32 == \"x\""));
+	CHECK(tf_filter_lacks_field(&env, &tev, "nope == 1"));
+	CHECK(!tf_filter_lacks_field(&env, &tev, "s32 == 1"));
+	CHECK(!tf_filter_lacks_field(&env, &tev, "s32 == \"x\""));
 	/* the subsystem error, as the kernel records it */
 	e.err = TF_FILT_ERR_BAD_SUBSYS_FILTER;
 	e.pos = 0;

@@ -1211,12 +1211,12 @@ int main(void)
 	close(fd);
 	if (tf_tracing_init(&tracing, reg, 1) < 0)
 		return 99;
-	if (tf_hist_init() < 0)
+	if (tf_hist_init(&tracing) < 0)
 		return 99;
 	{
 		struct tf_hist_symbols syms = { .lookup = test_lookup };
 
-		tf_hist_set_symbols(&syms);
+		tf_hist_set_symbols(&tracing, &syms);
 	}
 	test_basic();
 	test_errors();

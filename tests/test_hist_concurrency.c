@@ -148,7 +148,7 @@ int main(void)
 		return 99;
 	}
 	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init() < 0)
+	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init(&tracing) < 0)
 		return 99;
 	kf = tf_tr_file(tracing.top,
 			tf_registry_find(reg, "kmem", "kmalloc")->index);

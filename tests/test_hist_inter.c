@@ -333,7 +333,7 @@ int main(void)
 	free(order);
 	close(fd);
 	CHECK_INT(tf_tracing_init(&tracing, reg, 2), 0);
-	CHECK_INT(tf_hist_init(), 0);
+	CHECK_INT(tf_hist_init(&tracing), 0);
 	tf_rcu_register_self();
 	waking = tf_registry_find(reg, "sched", "sched_waking");
 	sw = tf_registry_find(reg, "sched", "sched_switch");

@@ -477,7 +477,7 @@ int main(void)
 		return 99;
 	close(fd);
 	CHECK_INT(tf_tracing_init(&tracing, reg, 1), 0);
-	CHECK_INT(tf_hist_init(), 0);
+	CHECK_INT(tf_hist_init(&tracing), 0);
 	tf_rcu_register_self();
 	test_channel();
 	tf_tracing_destroy(&tracing);

@@ -356,7 +356,7 @@ static void add_stack_syms(void)
 		{ SYM_B + 0x7e, "after_entry", "" },
 	};
 
-	CHECK_INT(tf_ksyms_add_file(syms, 4), 0);
+	CHECK_INT(tf_ksyms_add_file(reg->ksyms, syms, 4), 0);
 }
 
 /* ev4 unsigned long[] st; u64 lat and ev8 u64 lat; long[] st */

@@ -368,13 +368,13 @@ static void test_available(void)
 {
 	struct tf_event_file *f = efile(tracing.top, "sched", "sched_switch");
 
-	CHECK_INT(tf_trigger_register_command(&fake_hist_cmd), 0);
-	CHECK_INT(tf_trigger_register_command(&fake_hist_cmd), 0);
+	CHECK_INT(tf_trigger_register_command(&tracing, &fake_hist_cmd), 0);
+	CHECK_INT(tf_trigger_register_command(&tracing, &fake_hist_cmd), 0);
 	CHECK_SHOW(f, "# Available triggers:\n# traceon traceoff snapshot "
 		   "stacktrace enable_event disable_event enable_hist "
 		   "disable_hist hist\n");
-	CHECK(tf_trigger_find_command("stacktrace") != NULL);
-	CHECK(tf_trigger_find_command("nosuch") == NULL);
+	CHECK(tf_trigger_find_command(&tracing, "stacktrace") != NULL);
+	CHECK(tf_trigger_find_command(&tracing, "nosuch") == NULL);
 }
 
 static void test_soft_mode_and_truncate(void)

@@ -102,7 +102,8 @@ static uint64_t field_val(struct tep_event *tev, const char *name,
  * seq_print_ip_sym() with the default flags: 0 for no address, else the
  * symbol's name, else the address (trace_seq_print_sym()).
  */
-static void print_ip_sym(struct strbuf *out, uint64_t ip)
+static void print_ip_sym(const struct tf_trace_iter *it, struct strbuf *out,
+			 uint64_t ip)
 {
 	const char *name, *module;
 	uint64_t start, size;
@@ -111,7 +112,7 @@ static void print_ip_sym(struct strbuf *out, uint64_t ip)
 		sb_putc(out, '0');
 		return;
 	}
-	if (tf_ksyms_lookup(ip, &name, &start, &size, &module) && name &&
+	if (tf_ksyms_lookup(it->reg->ksyms, ip, &name, &start, &size, &module) && name &&
 	    *name)
 		sb_puts(out, name);
 	else
@@ -161,15 +162,16 @@ static void sys_exit(struct strbuf *out, struct tep_event *tev,
 }
 
 /* print_fn_trace(): the function, then " <-" and its caller */
-static void fn_trace(struct strbuf *out, struct tep_event *tev,
+static void fn_trace(const struct tf_trace_iter *it, struct strbuf *out,
+		 struct tep_event *tev,
 		     const struct tf_rb_entry *e)
 {
 	uint64_t parent = field_val(tev, "parent_ip", e);
 
-	print_ip_sym(out, field_val(tev, "ip", e));
+	print_ip_sym(it, out, field_val(tev, "ip", e));
 	if (parent) {
 		sb_puts(out, " <-");
-		print_ip_sym(out, parent);
+		print_ip_sym(it, out, parent);
 	}
 }
 
@@ -180,7 +182,7 @@ static void func_repeats(const struct tf_trace_iter *it, struct strbuf *out,
 	uint64_t delta = field_val(tev, "top_delta_ts", e) << 32 |
 			 field_val(tev, "bottom_delta_ts", e);
 
-	fn_trace(out, tev, e);
+	fn_trace(it, out, tev, e);
 	sb_printf(out, " (repeats: %u, last_ts:",
 		  (unsigned)field_val(tev, "count", e));
 	tf_trace_print_time(it, out, e->ts - delta);
@@ -219,7 +221,8 @@ static void ctxwake(const struct tf_trace_iter *it, struct strbuf *out,
  * ULONG_MAX.  The kernel sizes the entry to the `size` frames it saved;
  * an injected entry may have fewer, so `size` bounds them too.
  */
-static void kernel_stack(struct strbuf *out, struct tep_event *tev,
+static void kernel_stack(const struct tf_trace_iter *it, struct strbuf *out,
+		 struct tep_event *tev,
 			 const struct tf_rb_entry *e)
 {
 	struct tep_format_field *f = tep_find_field(tev, "caller");
@@ -240,7 +243,7 @@ static void kernel_stack(struct strbuf *out, struct tep_event *tev,
 			sb_puts(out, "[FTRACE TRAMPOLINE]\n");
 			continue;
 		}
-		print_ip_sym(out, ip);
+		print_ip_sym(it, out, ip);
 		sb_putc(out, '\n');
 	}
 }
@@ -276,14 +279,15 @@ static void user_stack(struct strbuf *out, struct tep_event *tev,
  * a newline; one is added where it does not, as libtraceevent's line
  * would have been ended).
  */
-static void print(struct strbuf *out, struct tep_event *tev,
+static void print(const struct tf_trace_iter *it, struct strbuf *out,
+		 struct tep_event *tev,
 		  const struct tf_rb_entry *e)
 {
 	struct tep_format_field *f = tep_find_field(tev, "buf");
 	unsigned start = f ? (unsigned)f->offset : 16, len = 0;
 	const char *buf = (const char *)e->data + start;
 
-	print_ip_sym(out, field_val(tev, "ip", e));
+	print_ip_sym(it, out, field_val(tev, "ip", e));
 	sb_puts(out, ": ");
 	if (start < e->len)
 		len = (unsigned)strnlen(buf, e->len - start);
@@ -330,7 +334,7 @@ bool tf_event_print_own(const struct tf_trace_iter *it, struct strbuf *out,
 	if (strcmp(tev->system, "ftrace") != 0)
 		return false;
 	if (strcmp(name, "function") == 0) {
-		fn_trace(out, tev, e);
+		fn_trace(it, out, tev, e);
 		sb_putc(out, '\n');
 	} else if (strcmp(name, "func_repeats") == 0) {
 		func_repeats(it, out, tev, e);
@@ -339,11 +343,11 @@ bool tf_event_print_own(const struct tf_trace_iter *it, struct strbuf *out,
 	} else if (strcmp(name, "wakeup") == 0) {
 		ctxwake(it, out, tev, e, "  +");
 	} else if (strcmp(name, "kernel_stack") == 0) {
-		kernel_stack(out, tev, e);
+		kernel_stack(it, out, tev, e);
 	} else if (strcmp(name, "user_stack") == 0) {
 		user_stack(out, tev, e);
 	} else if (strcmp(name, "print") == 0) {
-		print(out, tev, e);
+		print(it, out, tev, e);
 	} else if (strcmp(name, "raw_data") == 0) {
 		raw_data(out, tev, e);
 	} else {

@@ -8,9 +8,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "events/ksyms.h"
 #include "events/trace_array.h"
 #include "filter/filter.h"
 #include "util/rcu.h"
+
+/* ---- .function: the tree's kernel symbols (events/ksyms.c) ---- */
+
+static uint64_t ksyms_lookup_name(void *data, const char *name)
+{
+	return tf_ksyms_lookup_name(data, name);
+}
+
+static bool ksyms_lookup_addr(void *data, uint64_t addr, uint64_t *start,
+			      uint64_t *end)
+{
+	const char *name, *module;
+	uint64_t size;
+
+	if (!tf_ksyms_lookup(data, addr, &name, start, &size, &module))
+		return false;
+	*end = *start + size;
+	return true;
+}
+
+void tf_tracing_use_ksyms(struct tf_tracing *t)
+{
+	t->filter_env.symbols = (struct tf_filter_symbols){
+		.lookup_name = ksyms_lookup_name,
+		.lookup_addr = ksyms_lookup_addr,
+		.data = t->reg->ksyms,
+	};
+}
 
 /* Publishes @f (may be NULL) and frees the old filter after readers. */
 static void set_filter(struct tf_event_file *file, struct tf_filter *f,
@@ -52,7 +81,8 @@ int tf_event_filter_write(struct tf_event_file *file, const char *str)
 		set_filter(file, NULL, NULL);
 		return 0;
 	}
-	ret = tf_filter_compile(file->event, str, &f, &e);
+	ret = tf_filter_compile(&file->tr->tracing->filter_env, file->event,
+				str, &f, &e);
 	if (ret < 0) {
 		/* 6.12: a failed write leaves the event unfiltered */
 		set_filter(file, NULL, tf_filter_error_file_text(str, &e));
@@ -127,7 +157,8 @@ int tf_system_filter_write(struct tf_trace_array *tr,
 		struct tf_filter_error e = { 0 };
 		struct tf_filter *f = NULL;
 
-		if (tf_filter_compile(file->event, str, &f, &e) < 0) {
+		if (tf_filter_compile(&tr->tracing->filter_env, file->event,
+				      str, &f, &e) < 0) {
 			e = (struct tf_filter_error){
 				.pos = 0, .err = TF_FILT_ERR_BAD_SUBSYS_FILTER,
 				.errnum = -EINVAL,

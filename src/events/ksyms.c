@@ -5,12 +5,15 @@
  * A table is a sorted array published with a release store; adding
  * builds a merged copy and publishes it, and the old array is freed
  * after a grace period (readers look up inside tf_rcu_read_lock()).
- * Names are copied once and never freed, so a name a lookup returned
- * stays valid after the section ends.  Writers (replay loads, start-up)
- * serialise on one mutex.
+ * Names are copied once and freed only with the tables (tf_ksyms_free),
+ * so a name a lookup returned stays valid after the section ends: a
+ * replaced table's names live on in its successor, which keeps every
+ * name of the one it merged.  Writers (replay loads, start-up)
+ * serialise on the tables' mutex.
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +28,13 @@ struct table {
 	struct tf_ksym syms[];
 };
 
-static struct table *own_tab, *file_tab, *host_tab;
-static pthread_mutex_t add_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t host_once = PTHREAD_ONCE_INIT;
+struct tf_ksyms {
+	struct table *own, *file, *host;	/* RCU */
+	pthread_mutex_t add_lock;
+	/* whether the host's were read (under host_lock, once) */
+	pthread_mutex_t host_lock;
+	_Atomic bool host_loaded;
+};
 
 #define OWN_RANGE 4096
 
@@ -101,30 +108,64 @@ static int merge(struct table **tab, const struct tf_ksym *syms, size_t n)
 	return 0;
 }
 
-int tf_ksyms_add_own(const char *name, uint64_t addr)
+struct tf_ksyms *tf_ksyms_new(void)
+{
+	struct tf_ksyms *ks = calloc(1, sizeof(*ks));
+
+	if (!ks)
+		return NULL;
+	pthread_mutex_init(&ks->add_lock, NULL);
+	pthread_mutex_init(&ks->host_lock, NULL);
+	return ks;
+}
+
+/* Frees @t with its names (each table's names are its own copies). */
+static void table_free(struct table *t)
+{
+	for (size_t i = 0; t && i < t->n; i++) {
+		free((char *)t->syms[i].name);
+		free((char *)t->syms[i].module);
+	}
+	free(t);
+}
+
+void tf_ksyms_free(struct tf_ksyms *ks)
+{
+	if (!ks)
+		return;
+	table_free(ks->own);
+	table_free(ks->file);
+	table_free(ks->host);
+	pthread_mutex_destroy(&ks->add_lock);
+	pthread_mutex_destroy(&ks->host_lock);
+	free(ks);
+}
+
+int tf_ksyms_add_own(struct tf_ksyms *ks, const char *name, uint64_t addr)
 {
 	struct tf_ksym s = { addr, name, "" };
 	int ret;
 
-	pthread_mutex_lock(&add_lock);
-	ret = merge(&own_tab, &s, 1);
-	pthread_mutex_unlock(&add_lock);
+	pthread_mutex_lock(&ks->add_lock);
+	ret = merge(&ks->own, &s, 1);
+	pthread_mutex_unlock(&ks->add_lock);
 	return ret;
 }
 
-int tf_ksyms_add_file(const struct tf_ksym *syms, size_t n)
+int tf_ksyms_add_file(struct tf_ksyms *ks, const struct tf_ksym *syms,
+		      size_t n)
 {
 	int ret;
 
 	if (!n)
 		return 0;
-	pthread_mutex_lock(&add_lock);
-	ret = merge(&file_tab, syms, n);
-	pthread_mutex_unlock(&add_lock);
+	pthread_mutex_lock(&ks->add_lock);
+	ret = merge(&ks->file, syms, n);
+	pthread_mutex_unlock(&ks->add_lock);
 	return ret;
 }
 
-static void host_load(void)
+static void host_load(struct tf_ksyms *ks)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	struct tf_ksym *v = NULL;
@@ -169,7 +210,7 @@ static void host_load(void)
 			memcpy(t->syms, v, n * sizeof(*v));
 			t->n = n;
 			qsort(t->syms, n, sizeof(t->syms[0]), sym_cmp);
-			tf_rcu_assign_pointer(host_tab, t);
+			tf_rcu_assign_pointer(ks->host, t);
 			n = 0;	/* the table owns the names now */
 		}
 	}
@@ -206,24 +247,38 @@ static bool find(const struct table *t, uint64_t addr, const char **name,
 }
 
 /* The table addresses come from: the files', else the host's. */
-static const struct table *kernel_table(void)
+static const struct table *kernel_table(struct tf_ksyms *ks)
 {
-	const struct table *t = rcu_dereference(file_tab);
+	const struct table *t = rcu_dereference(ks->file);
 
 	if (t && t->n)
 		return t;
-	return rcu_dereference(host_tab);
+	return rcu_dereference(ks->host);
 }
 
-bool tf_ksyms_lookup(uint64_t addr, const char **name, uint64_t *start,
-		     uint64_t *size, const char **module)
+/* Reads the host's symbols on the first lookup (not inside a section). */
+static void host_once(struct tf_ksyms *ks)
+{
+	if (atomic_load_explicit(&ks->host_loaded, memory_order_acquire))
+		return;
+	pthread_mutex_lock(&ks->host_lock);
+	if (!atomic_load_explicit(&ks->host_loaded, memory_order_relaxed)) {
+		host_load(ks);
+		atomic_store_explicit(&ks->host_loaded, true,
+				      memory_order_release);
+	}
+	pthread_mutex_unlock(&ks->host_lock);
+}
+
+bool tf_ksyms_lookup(struct tf_ksyms *ks, uint64_t addr, const char **name,
+		     uint64_t *start, uint64_t *size, const char **module)
 {
 	const struct table *own;
 	bool ok = false;
 
-	pthread_once(&host_once, host_load);	/* not inside the section */
+	host_once(ks);
 	tf_rcu_read_lock();
-	own = rcu_dereference(own_tab);
+	own = rcu_dereference(ks->own);
 	/* sorted: the last one starting at or below @addr, in its range */
 	for (size_t i = 0; own && i < own->n && own->syms[i].addr <= addr; i++)
 		if (addr < own->syms[i].addr + OWN_RANGE) {
@@ -235,19 +290,19 @@ bool tf_ksyms_lookup(uint64_t addr, const char **name, uint64_t *start,
 			ok = true;
 		}
 	if (!ok)
-		ok = find(kernel_table(), addr, name, start, size, module);
+		ok = find(kernel_table(ks), addr, name, start, size, module);
 	tf_rcu_read_unlock();
 	return ok;
 }
 
-uint64_t tf_ksyms_lookup_name(const char *name)
+uint64_t tf_ksyms_lookup_name(struct tf_ksyms *ks, const char *name)
 {
 	const struct table *t;
 	uint64_t addr = 0;
 
-	pthread_once(&host_once, host_load);
+	host_once(ks);
 	tf_rcu_read_lock();
-	t = kernel_table();
+	t = kernel_table(ks);
 	for (size_t i = 0; t && i < t->n; i++)
 		if (strcmp(t->syms[i].name, name) == 0) {
 			addr = t->syms[i].addr;
@@ -263,15 +318,14 @@ static char *tep_resolver(void *priv, unsigned long long *addrp, char **modp)
 	const char *name, *module;
 	uint64_t start, size;
 
-	(void)priv;
-	if (!tf_ksyms_lookup(*addrp, &name, &start, &size, &module))
+	if (!tf_ksyms_lookup(priv, *addrp, &name, &start, &size, &module))
 		return NULL;
 	*addrp = start;
 	*modp = module && *module ? (char *)module : NULL;
 	return (char *)name;
 }
 
-int tf_ksyms_attach(struct tep_handle *tep)
+int tf_ksyms_attach(struct tf_ksyms *ks, struct tep_handle *tep)
 {
-	return tep_set_function_resolver(tep, tep_resolver, NULL);
+	return tep_set_function_resolver(tep, tep_resolver, ks);
 }

@@ -10,7 +10,8 @@
  * and, when no file brought any, the host's /proc/kallsyms (read on
  * first use; empty under kptr_restrict).  Tables only grow; lookups may
  * run in any thread at any time, and the names they return stay valid
- * for the life of the process.
+ * until the tables are freed with the tree's registry (which owns them:
+ * tf_registry.ksyms).
  */
 #ifndef TF_EVENTS_KSYMS_H
 #define TF_EVENTS_KSYMS_H
@@ -27,18 +28,26 @@ struct tf_ksym {
 	const char *module;	/* "" for the core kernel */
 };
 
+struct tf_ksyms;
+
+/* Empty tables (the host's are read on first lookup); NULL: no memory. */
+struct tf_ksyms *tf_ksyms_new(void);
+/* Frees the tables and every name they handed out. */
+void tf_ksyms_free(struct tf_ksyms *ks);
+
 /* A name of tracefuse's own at @addr (a 4 KiB range of its own). */
-int tf_ksyms_add_own(const char *name, uint64_t addr);
+int tf_ksyms_add_own(struct tf_ksyms *ks, const char *name, uint64_t addr);
 /* A replayed file's symbols (copied); they take over from the host's. */
-int tf_ksyms_add_file(const struct tf_ksym *syms, size_t n);
+int tf_ksyms_add_file(struct tf_ksyms *ks, const struct tf_ksym *syms,
+		      size_t n);
 
 /* The symbol containing @addr: its name, start, size and module. */
-bool tf_ksyms_lookup(uint64_t addr, const char **name, uint64_t *start,
-		     uint64_t *size, const char **module);
+bool tf_ksyms_lookup(struct tf_ksyms *ks, uint64_t addr, const char **name,
+		     uint64_t *start, uint64_t *size, const char **module);
 /* The address of the symbol @name, or 0. */
-uint64_t tf_ksyms_lookup_name(const char *name);
+uint64_t tf_ksyms_lookup_name(struct tf_ksyms *ks, const char *name);
 
-/* Makes @tep resolve functions (%pS and friends) through these tables. */
-int tf_ksyms_attach(struct tep_handle *tep);
+/* Makes @tep resolve functions (%pS and friends) through @ks. */
+int tf_ksyms_attach(struct tf_ksyms *ks, struct tep_handle *tep);
 
 #endif

@@ -465,15 +465,16 @@ int tf_registry_load(struct tf_registry **out, int dirfd,
 	pthread_mutex_init(&reg->tep_lock, NULL);
 	CDS_INIT_LIST_HEAD(&reg->order);
 	reg->tep = tep_alloc();
+	reg->ksyms = tf_ksyms_new();
 	reg->source_desc = strdup(desc ? desc : "");
-	if (!reg->tep) {
+	if (!reg->tep || !reg->ksyms) {
 		tf_registry_free(reg);
 		return -ENOMEM;
 	}
 	tep_set_long_size(reg->tep, (int)sizeof(long));
 	tep_set_page_size(reg->tep, (int)sysconf(_SC_PAGESIZE));
 	/* %pS and friends: the tree's kernel symbols (events/ksyms.c) */
-	tf_ksyms_attach(reg->tep);
+	tf_ksyms_attach(reg->ksyms, reg->tep);
 	reg->header_page = tf_read_file_at(dirfd, "header_page", &len);
 	if (reg->header_page)
 		tep_parse_header_page(reg->tep, reg->header_page, len,
@@ -546,6 +547,7 @@ void tf_registry_free(struct tf_registry *reg)
 	free(reg->kernel_release);
 	if (reg->tep)
 		tep_free(reg->tep);
+	tf_ksyms_free(reg->ksyms);	/* after tep: its resolver reads them */
 	pthread_mutex_destroy(&reg->tep_lock);
 	free(reg);
 }

@@ -22,6 +22,7 @@
 #include "util/strbuf.h"
 
 struct tep_handle;
+struct tf_ksyms;
 
 /*
  * Events can be added while the tree is mounted (a replay started by
@@ -82,6 +83,8 @@ struct tf_registry {
 	 * NULL: the host's release, "desktop". */
 	char *kernel_release;		/* uname -r */
 	const char *preempt_model;	/* server, desktop, preempt, ... */
+	/* the kernel symbols of the tree's events (ksyms.h) */
+	struct tf_ksyms *ksyms;
 };
 
 /*

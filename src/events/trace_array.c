@@ -215,7 +215,10 @@ void tf_tracing_destroy(struct tf_tracing *t)
 		cds_list_del(&tr->list);
 		tr_free(tr);
 	}
-	/* after the trace arrays: their triggers may hold synthetic events */
+	/* after the trace arrays: their triggers may hold synthetic events
+	 * and named histograms */
+	if (t->hist_destroy)
+		t->hist_destroy(t);
 	if (t->synth_destroy)
 		t->synth_destroy(t);
 	tf_saved_tgids_destroy(&t->tgids);

@@ -22,13 +22,19 @@
 #include "buffer/saved_tgids.h"
 #include "buffer/trace_clock.h"
 #include "events/registry.h"
+#include "filter/filter.h"
 #include "util/error_log.h"
 #include "util/rcu.h"
 
 struct tf_ring_buffer;
 struct tf_synth_state;
+struct tf_hist_state;
 struct tf_filter;
 struct tf_cond_snapshot;
+struct tf_event_command;
+
+/* Trigger commands a tree registers besides the built-in ones. */
+#define TF_MAX_EXTRA_COMMANDS 8
 
 /* Numbers kept for files of features tracefuse has idle. */
 enum tf_knob {
@@ -162,6 +168,9 @@ struct tf_trace_array {
 	 * takes (tracing_snapshot_cond_enable; owned by src/trigger), RCU.
 	 */
 	struct tf_cond_snapshot *cond_snapshot;
+	/* snapshot triggers armed here: while any exist the snapshot
+	 * buffer stays (owned by src/trigger; control lock) */
+	unsigned snapshot_armed;
 	char **system_filter_text;	/* per system: after the banner */
 	unsigned nr_system_filter_text;	/* its length (systems grow) */
 	struct cds_list_head list;	/* in tf_tracing.instances */
@@ -202,6 +211,10 @@ struct tf_tracing {
 	 */
 	struct tf_synth_state *synth;
 	void (*synth_destroy)(struct tf_tracing *t);
+	/* src/hist's state (named histograms, the symbol resolver), made
+	 * by tf_hist_init() and freed through hist_destroy */
+	struct tf_hist_state *hist;
+	void (*hist_destroy)(struct tf_tracing *t);
 	/*
 	 * Told, under the lock, that event @name of @sys was removed (and
 	 * whether @sys has no event left), after readers stopped seeing
@@ -210,6 +223,16 @@ struct tf_tracing {
 	 */
 	void (*event_removed)(struct tf_tracing *t, const struct tf_system *sys,
 			      const char *name, bool system_gone);
+	/*
+	 * The trigger commands registered besides src/trigger's built-in
+	 * ones (src/hist's "hist", by tf_hist_init()), in order: slots
+	 * written under the lock before the count that shows them.
+	 */
+	const struct tf_event_command *extra_cmds[TF_MAX_EXTRA_COMMANDS];
+	atomic_uint nr_extra_cmds;
+	/* what filters compile with: .function's symbols (none until
+	 * tf_tracing_use_ksyms()) and CPUS{}'s nr_cpu_ids (0: the host's) */
+	struct tf_filter_env filter_env;
 	/* trace arrays with options/event-fork set */
 	atomic_int nr_event_fork;
 	struct tf_sched_events sched;
@@ -246,6 +269,9 @@ static inline uint64_t tf_tr_clock_now(const struct tf_trace_array *tr,
 
 int tf_tracing_init(struct tf_tracing *t, struct tf_registry *reg,
 		    int nr_cpus);
+/* .function in @t's filters resolves with the registry's kernel symbols
+ * (the table hist's .sym uses). */
+void tf_tracing_use_ksyms(struct tf_tracing *t);
 void tf_tracing_destroy(struct tf_tracing *t);
 
 /*

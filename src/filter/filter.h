@@ -63,6 +63,32 @@ enum tf_filt_err {
 
 struct tf_filter;	/* compiled, immutable; tf_filter_free() */
 
+/*
+ * `.function`: resolves a symbol name to its address, and an address to the
+ * [start, end) of the function holding it.  Without a lookup (the default)
+ * every `.function` predicate fails with "Function not found", as on a
+ * kernel whose kallsyms are hidden.
+ */
+struct tf_filter_symbols {
+	/* 0 when unknown */
+	uint64_t (*lookup_name)(void *data, const char *name);
+	/* false when @addr is in no function */
+	bool (*lookup_addr)(void *data, uint64_t addr, uint64_t *start,
+			    uint64_t *end);
+	void *data;
+};
+
+/*
+ * What a tree compiles its filters with (a member of its struct
+ * tf_tracing): the symbols .function resolves with, and nr_cpu_ids for
+ * CPUS{} lists (0: the CPUs this machine has).  A NULL environment has
+ * no symbols and the machine's CPUs.
+ */
+struct tf_filter_env {
+	struct tf_filter_symbols symbols;
+	unsigned nr_cpus;
+};
+
 struct tf_filter_error {
 	int pos;	/* the kernel's lasterr_pos (may exceed the length) */
 	int err;	/* enum tf_filt_err; 0 for the bare-errno failures */
@@ -76,7 +102,8 @@ struct tf_filter_error {
  * which is not always -EINVAL: an unbalanced ')' gives -EPERM, '(' -ENOENT,
  * a missing quote -ESRCH, junk between predicates -EPERM.
  */
-int tf_filter_compile(const struct tf_event *ev, const char *str,
+int tf_filter_compile(const struct tf_filter_env *env,
+		      const struct tf_event *ev, const char *str,
 		      struct tf_filter **out, struct tf_filter_error *err);
 void tf_filter_free(struct tf_filter *f);
 
@@ -135,25 +162,7 @@ char *tf_filter_stored(const char *str);
  * whether @str names a field @ev lacks (the usual reason); callers that
  * want the kernel's exact rule just try tf_filter_compile per event.
  */
-bool tf_filter_lacks_field(const struct tf_event *ev, const char *str);
-
-/*
- * `.function`: resolves a symbol name to its address, and an address to the
- * [start, end) of the function holding it.  Without a lookup (the default)
- * every `.function` predicate fails with "Function not found", as on a
- * kernel whose kallsyms are hidden.
- */
-struct tf_filter_symbols {
-	/* 0 when unknown */
-	uint64_t (*lookup_name)(void *data, const char *name);
-	/* false when @addr is in no function */
-	bool (*lookup_addr)(void *data, uint64_t addr, uint64_t *start,
-			    uint64_t *end);
-	void *data;
-};
-void tf_filter_set_symbol_lookup(const struct tf_filter_symbols *syms);
-
-/* nr_cpu_ids for CPUS{} lists (default: the CPUs this machine has). */
-void tf_filter_set_nr_cpus(unsigned nr);
+bool tf_filter_lacks_field(const struct tf_filter_env *env,
+			   const struct tf_event *ev, const char *str);
 
 #endif

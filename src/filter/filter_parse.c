@@ -35,33 +35,21 @@
 static const char *const ops[] = { "~", "!=", "==", "<=", "<", ">=", ">",
 				   "&", NULL };
 
-static struct tf_filter_symbols symbols;
-static unsigned nr_cpus_setting;
-
-void tf_filter_set_symbol_lookup(const struct tf_filter_symbols *syms)
-{
-	if (syms)
-		symbols = *syms;
-	else
-		memset(&symbols, 0, sizeof(symbols));
-}
-
-void tf_filter_set_nr_cpus(unsigned nr)
-{
-	nr_cpus_setting = nr;
-}
-
-static unsigned nr_cpus(void)
+static unsigned nr_cpus(const struct tf_filter_env *env)
 {
 	long n;
 
-	if (nr_cpus_setting)
-		return nr_cpus_setting;
+	if (env && env->nr_cpus)
+		return env->nr_cpus;
 	n = sysconf(_SC_NPROCESSORS_CONF);
 	return n > 0 ? (unsigned)n : 1;
 }
 
+/* What .function resolves with: none without an environment. */
+static const struct tf_filter_symbols no_symbols;
+
 struct parse_state {
+	const struct tf_filter_symbols *symbols;
 	const struct tf_event *ev;
 	struct tf_filter *filter;
 	struct tf_filter_error *pe;
@@ -353,7 +341,8 @@ static bool is_alnum(char c) { return isalnum((unsigned char)c); }
 static bool is_space(char c) { return isspace((unsigned char)c); }
 
 /* .function's value: an address or a symbol, to [start, end). */
-static int parse_function(const char *str, int *ip, int pos, int s,
+static int parse_function(const struct tf_filter_symbols *symbols,
+			  const char *str, int *ip, int pos, int s,
 			  struct tf_pred *pred, struct tf_filter_error *pe)
 {
 	char buf[TF_MAX_FILTER_STR_VAL * 16];
@@ -379,18 +368,18 @@ static int parse_function(const char *str, int *ip, int pos, int s,
 		while (str[i] && !is_space(str[i]))
 			i++;
 		len = i - s;
-		if (symbols.lookup_name && len < (int)sizeof(buf)) {
+		if (symbols->lookup_name && len < (int)sizeof(buf)) {
 			memcpy(buf, str + s, len);
 			buf[len] = 0;
-			addr = symbols.lookup_name(symbols.data, buf);
+			addr = symbols->lookup_name(symbols->data, buf);
 		}
 		if (!addr) {
 			parse_error(pe, TF_FILT_ERR_NO_FUNCTION, pos + i);
 			return -EINVAL;
 		}
 	}
-	if (!symbols.lookup_addr ||
-	    !symbols.lookup_addr(symbols.data, addr, &start, &end)) {
+	if (!symbols->lookup_addr ||
+	    !symbols->lookup_addr(symbols->data, addr, &start, &end)) {
 		parse_error(pe, TF_FILT_ERR_NO_FUNCTION, pos + i);
 		return -EINVAL;
 	}
@@ -565,7 +554,7 @@ static int parse_pred(struct parse_state *ps, const char *str, int pos,
 			parse_error(pe, TF_FILT_ERR_INVALID_OP, pos + i);
 			return -EINVAL;
 		}
-		ret = parse_function(str, &i, pos, s, pred, pe);
+		ret = parse_function(ps->symbols, str, &i, pos, s, pred, pe);
 		if (ret)
 			return ret;
 	} else if (strncmp(str + i, "CPUS", 4) == 0) {
@@ -987,7 +976,8 @@ void tf_filter_free(struct tf_filter *f)
 	free(f);
 }
 
-int tf_filter_compile(const struct tf_event *ev, const char *str,
+int tf_filter_compile(const struct tf_filter_env *env,
+		      const struct tf_event *ev, const char *str,
 		      struct tf_filter **out, struct tf_filter_error *err)
 {
 	struct tf_filter_error dummy;
@@ -1006,7 +996,8 @@ int tf_filter_compile(const struct tf_event *ev, const char *str,
 		err->errnum = -ENOMEM;
 		return -ENOMEM;
 	}
-	f->nr_cpus = nr_cpus();
+	f->nr_cpus = nr_cpus(env);
+	ps.symbols = env ? &env->symbols : &no_symbols;
 	ps.ev = ev;
 	ps.filter = f;
 	ps.pe = err;
@@ -1029,12 +1020,13 @@ fail:
 	return ret;
 }
 
-bool tf_filter_lacks_field(const struct tf_event *ev, const char *str)
+bool tf_filter_lacks_field(const struct tf_filter_env *env,
+			   const struct tf_event *ev, const char *str)
 {
 	struct tf_filter_error e;
 	struct tf_filter *f;
 
-	if (tf_filter_compile(ev, str, &f, &e) == 0) {
+	if (tf_filter_compile(env, ev, str, &f, &e) == 0) {
 		tf_filter_free(f);
 		return false;
 	}

@@ -4,9 +4,11 @@
  * the kernel's kernel/trace/trace_events_hist.c without variables and
  * actions (see reference/histogram-design.txt for the vocabulary).
  *
- * What the lead wires up:
- *  - tf_hist_init() once at start: registers the "hist" trigger command
- *    with the trigger framework (src/trigger/trigger.h);
+ * At start:
+ *  - tf_hist_init() once per tree: makes the tree's hist state (named
+ *    histograms, the symbol resolver) and registers the "hist" trigger
+ *    command in its trigger command table (src/trigger/trigger.h);
+ * then:
  *  - tf_hist_show() renders an event's `hist` file, tf_hist_debug_show()
  *    its `hist_debug` file (both take the RCU read lock themselves);
  *  - tf_hist_pause_all() is what enable_hist/disable_hist fire.
@@ -23,8 +25,9 @@
 #include "events/trace_array.h"
 #include "util/strbuf.h"
 
-/* Registers the "hist" command.  Returns 0 or a negative errno. */
-int tf_hist_init(void);
+/* Makes @t's hist state (freed by tf_tracing_destroy()) and registers
+ * the "hist" command there.  Returns 0 or a negative errno. */
+int tf_hist_init(struct tf_tracing *t);
 
 /* The `hist` file of @file: every hist trigger's table, "\n\n" apart. */
 void tf_hist_show(struct tf_event_file *file, struct strbuf *out);
@@ -66,25 +69,24 @@ void tf_hist_unreg_all(struct tf_event_file *file);
  * Symbols for .sym / .sym-offset and stack keys: a pluggable resolver.
  * lookup() finds the symbol holding @addr: its name, start and size, and
  * its module ("" for the core kernel); false when no symbol holds it.
- * The default reads /proc/kallsyms once, when it is readable and shows
- * addresses; without it every address prints as the kernel prints an
- * unknown one (0x...).
+ * The default is the tree's kernel symbols (events/ksyms.h: a replayed
+ * file's, else the host's /proc/kallsyms when it shows addresses);
+ * without any every address prints as the kernel prints an unknown one
+ * (0x...).
  */
 struct tf_hist_symbols {
 	bool (*lookup)(void *data, uint64_t addr, const char **name,
 		       uint64_t *start, uint64_t *size, const char **module);
 	void *data;
 };
-/* NULL restores the default (kallsyms) resolver. */
-void tf_hist_set_symbols(const struct tf_hist_symbols *syms);
+/* @t's resolver (after tf_hist_init()); NULL restores the default. */
+void tf_hist_set_symbols(struct tf_tracing *t,
+			 const struct tf_hist_symbols *syms);
 
-/* The kernel's %ps (@offset false) and %pS (@offset true) of @addr. */
-void tf_hist_format_sym(struct strbuf *out, uint64_t addr, bool offset);
-
-/* The host's /proc/kallsyms for filters' .function (the same table
- * .sym uses), given to tf_filter_set_symbol_lookup() at start. */
-struct tf_filter_symbols;
-extern const struct tf_filter_symbols tf_kallsyms_filter_symbols;
+/* The kernel's %ps (@offset false) and %pS (@offset true) of @addr,
+ * with @t's resolver. */
+void tf_hist_format_sym(struct tf_tracing *t, struct strbuf *out,
+			uint64_t addr, bool offset);
 
 /* The kernel's name of syscall @nr for .syscall (x86_64), or NULL. */
 const char *tf_hist_syscall_name(uint64_t nr);

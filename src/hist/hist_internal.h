@@ -14,6 +14,7 @@
 #ifndef TF_HIST_HIST_INTERNAL_H
 #define TF_HIST_HIST_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -99,6 +100,19 @@ enum field_op {
 };
 
 struct hist_data;
+struct named_hist;
+
+/*
+ * A tree's hist state (tf_tracing.hist, made by tf_hist_init()): the
+ * named histograms ("name=foo", shared by the triggers that give the
+ * name) and the symbol resolver .sym and stack keys print with.
+ */
+struct tf_hist_state {
+	pthread_mutex_t named_lock;
+	struct named_hist *named;
+	pthread_mutex_t resolver_lock;
+	struct tf_hist_symbols resolver;
+};
 
 /* A variable (HIST_FIELD_FL_VAR) or what a reference points at. */
 struct hist_var {

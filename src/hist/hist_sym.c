@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "events/ksyms.h"
-#include "filter/filter.h"
 #include "hist/hist_internal.h"
 #include "hist/hist_syscalls.h"
 
@@ -28,33 +27,35 @@ static bool kallsyms_lookup(void *data, uint64_t addr, const char **name,
 			    uint64_t *start, uint64_t *size,
 			    const char **module)
 {
-	(void)data;
-	return tf_ksyms_lookup(addr, name, start, size, module);
+	return tf_ksyms_lookup(data, addr, name, start, size, module);
 }
 
-static const struct tf_hist_symbols kallsyms_resolver = {
-	.lookup = kallsyms_lookup,
-};
-
-static struct tf_hist_symbols resolver = { .lookup = kallsyms_lookup };
-static pthread_mutex_t resolver_lock = PTHREAD_MUTEX_INITIALIZER;
-
-void tf_hist_set_symbols(const struct tf_hist_symbols *syms)
+void tf_hist_set_symbols(struct tf_tracing *t,
+			 const struct tf_hist_symbols *syms)
 {
-	pthread_mutex_lock(&resolver_lock);
-	resolver = syms ? *syms : kallsyms_resolver;
-	pthread_mutex_unlock(&resolver_lock);
+	struct tf_hist_state *st = t->hist;
+
+	pthread_mutex_lock(&st->resolver_lock);
+	if (syms)
+		st->resolver = *syms;
+	else
+		st->resolver = (struct tf_hist_symbols){
+			.lookup = kallsyms_lookup, .data = t->reg->ksyms,
+		};
+	pthread_mutex_unlock(&st->resolver_lock);
 }
 
-void tf_hist_format_sym(struct strbuf *out, uint64_t addr, bool offset)
+void tf_hist_format_sym(struct tf_tracing *t, struct strbuf *out,
+			uint64_t addr, bool offset)
 {
+	struct tf_hist_state *st = t->hist;
 	struct tf_hist_symbols r;
 	const char *name = NULL, *module = NULL;
 	uint64_t start = 0, size = 0;
 
-	pthread_mutex_lock(&resolver_lock);
-	r = resolver;
-	pthread_mutex_unlock(&resolver_lock);
+	pthread_mutex_lock(&st->resolver_lock);
+	r = st->resolver;
+	pthread_mutex_unlock(&st->resolver_lock);
 	if (!r.lookup || !r.lookup(r.data, addr, &name, &start, &size, &module) ||
 	    !name) {
 		sb_printf(out, "0x%llx", (unsigned long long)addr);
@@ -67,28 +68,3 @@ void tf_hist_format_sym(struct strbuf *out, uint64_t addr, bool offset)
 	if (offset && module && *module)
 		sb_printf(out, " [%s]", module);
 }
-
-/* ---- the same table for filters' .function ----------------------------- */
-
-static uint64_t filter_lookup_name(void *data, const char *name)
-{
-	(void)data;
-	return tf_ksyms_lookup_name(name);
-}
-
-static bool filter_lookup_addr(void *data, uint64_t addr, uint64_t *start,
-			       uint64_t *end)
-{
-	const char *name, *module;
-	uint64_t size;
-
-	if (!kallsyms_lookup(data, addr, &name, start, &size, &module))
-		return false;
-	*end = *start + size;
-	return true;
-}
-
-const struct tf_filter_symbols tf_kallsyms_filter_symbols = {
-	.lookup_name = filter_lookup_name,
-	.lookup_addr = filter_lookup_addr,
-};

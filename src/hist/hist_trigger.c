@@ -105,25 +105,30 @@ struct named_hist {
 	struct named_hist *next;
 };
 
-static pthread_mutex_t named_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct named_hist *named_hists;
+/* The named histograms of @file's tree. */
+static struct tf_hist_state *hist_state(const struct tf_event_file *file)
+{
+	return file->tr->tracing->hist;
+}
 
-static struct hist_data *find_named(const char *name)
+static struct hist_data *find_named(struct tf_hist_state *st,
+				    const char *name)
 {
 	struct named_hist *n;
 	struct hist_data *hd = NULL;
 
-	pthread_mutex_lock(&named_lock);
-	for (n = named_hists; n; n = n->next)
+	pthread_mutex_lock(&st->named_lock);
+	for (n = st->named; n; n = n->next)
 		if (!strcmp(n->name, name)) {
 			hd = n->hist_data;
 			break;
 		}
-	pthread_mutex_unlock(&named_lock);
+	pthread_mutex_unlock(&st->named_lock);
 	return hd;
 }
 
-static int save_named(const char *name, struct hist_data *hd)
+static int save_named(struct tf_hist_state *st, const char *name,
+		      struct hist_data *hd)
 {
 	struct named_hist *n = calloc(1, sizeof(*n));
 
@@ -132,26 +137,26 @@ static int save_named(const char *name, struct hist_data *hd)
 		return -ENOMEM;
 	}
 	n->hist_data = hd;
-	pthread_mutex_lock(&named_lock);
-	n->next = named_hists;
-	named_hists = n;
-	pthread_mutex_unlock(&named_lock);
+	pthread_mutex_lock(&st->named_lock);
+	n->next = st->named;
+	st->named = n;
+	pthread_mutex_unlock(&st->named_lock);
 	return 0;
 }
 
-static void del_named(struct hist_data *hd)
+static void del_named(struct tf_hist_state *st, struct hist_data *hd)
 {
 	struct named_hist **p, *n;
 
-	pthread_mutex_lock(&named_lock);
-	for (p = &named_hists; (n = *p); p = &n->next)
+	pthread_mutex_lock(&st->named_lock);
+	for (p = &st->named; (n = *p); p = &n->next)
 		if (n->hist_data == hd) {
 			*p = n->next;
 			free(n->name);
 			free(n);
 			break;
 		}
-	pthread_mutex_unlock(&named_lock);
+	pthread_mutex_unlock(&st->named_lock);
 }
 
 /* ---- matching (hist_trigger_match) --------------------------------------- */
@@ -230,7 +235,7 @@ static void hist_put(struct hist_data *hd)
 	if (--hd->refs > 0)
 		return;
 	if (hd->attrs && hd->attrs->name)
-		del_named(hd);
+		del_named(hist_state(hd->file), hd);
 	remove_hist_vars(hd);
 	unregister_field_var_hists(hd);
 	hist_data_free(hd);
@@ -663,7 +668,7 @@ static bool existing_hist_update_only(struct tf_trigger *data,
 	if (!hd->attrs->pause && !hd->attrs->cont && !hd->attrs->clear)
 		return false;
 	if (hd->attrs->name) {
-		named = find_named(hd->attrs->name);
+		named = find_named(hist_state(file), hd->attrs->name);
 		if (!named)
 			return false;
 		/* hist_trigger_match(data, named_data, named_data, true) */
@@ -699,7 +704,7 @@ static int hist_register(struct hist_err_ctx *ec, struct tf_trigger *data,
 	int ret;
 
 	if (hd->attrs->name) {
-		named = find_named(hd->attrs->name);
+		named = find_named(hist_state(file), hd->attrs->name);
 		if (named) {
 			struct hist_trigger np = { .hist_data = named,
 						   .name = hd->attrs->name };
@@ -738,7 +743,7 @@ static int hist_register(struct hist_err_ctx *ec, struct tf_trigger *data,
 		ht->name = strdup(hd->attrs->name);
 		if (!ht->name)
 			return -ENOMEM;
-		if (!named && save_named(hd->attrs->name, hd)) {
+		if (!named && save_named(hist_state(file), hd->attrs->name, hd)) {
 			free(ht->name);
 			ht->name = NULL;
 			return -ENOMEM;
@@ -764,7 +769,7 @@ static int hist_register(struct hist_err_ctx *ec, struct tf_trigger *data,
 			named->refs--;
 			ht->hist_data = NULL;	/* freed above */
 		} else if (ht->name) {
-			del_named(hd);
+			del_named(hist_state(file), hd);
 		}
 		return ret;
 	}
@@ -801,8 +806,9 @@ static struct tf_trigger *find_match(struct tf_trigger *data,
 				     struct tf_event_file *file)
 {
 	struct hist_data *hd = priv(data)->hist_data;
-	struct hist_data *named = hd->attrs->name ? find_named(hd->attrs->name)
-						  : NULL;
+	struct hist_data *named = hd->attrs->name ?
+				  find_named(hist_state(file), hd->attrs->name) :
+				  NULL;
 	struct tf_trigger *test;
 
 	cds_list_for_each_entry(test, &file->triggers, list)
@@ -1010,7 +1016,36 @@ const struct tf_event_command hist_command = {
 	.unreg_all = tf_hist_unreg_all,
 };
 
-int tf_hist_init(void)
+/* What tf_tracing_destroy() calls, after the trace arrays went (with
+ * them every histogram, so no name is left). */
+static void hist_state_destroy(struct tf_tracing *t)
 {
-	return tf_trigger_register_command(&hist_command);
+	struct tf_hist_state *st = t->hist;
+	struct named_hist *n, *next;
+
+	for (n = st->named; n; n = next) {
+		next = n->next;
+		free(n->name);
+		free(n);
+	}
+	pthread_mutex_destroy(&st->named_lock);
+	pthread_mutex_destroy(&st->resolver_lock);
+	free(st);
+	t->hist = NULL;
+}
+
+int tf_hist_init(struct tf_tracing *t)
+{
+	if (!t->hist) {
+		struct tf_hist_state *st = calloc(1, sizeof(*st));
+
+		if (!st)
+			return -ENOMEM;
+		pthread_mutex_init(&st->named_lock, NULL);
+		pthread_mutex_init(&st->resolver_lock, NULL);
+		t->hist = st;
+		t->hist_destroy = hist_state_destroy;
+		tf_hist_set_symbols(t, NULL);	/* the tree's ksyms */
+	}
+	return tf_trigger_register_command(t, &hist_command);
 }

@@ -491,7 +491,7 @@ static void import_symbols(struct replay *r)
 		}
 		syms[n++] = (struct tf_ksym){ addr, name, mod ? mod : "" };
 	}
-	if (tf_ksyms_add_file(syms, n) < 0)
+	if (tf_ksyms_add_file(r->reg->ksyms, syms, n) < 0)
 		fprintf(stderr, "tracefuse: replay: %s: symbols not imported\n",
 			r->path);
 	free(syms);

@@ -29,8 +29,7 @@
 
 void tf_trace_marker_init(struct tf_registry *reg)
 {
-	(void)reg;
-	tf_ksyms_add_own(TF_MARKER_FUNC, TF_MARKER_IP);
+	tf_ksyms_add_own(reg->ksyms, TF_MARKER_FUNC, TF_MARKER_IP);
 }
 
 static uint64_t clock_ns(void)

@@ -262,12 +262,13 @@ static void put_rec_str(struct strbuf *out, const uint8_t *data,
 }
 
 /* %pS: symbol+offset/size [module], or the address */
-static void put_sym(struct strbuf *out, uint64_t addr)
+static void put_sym(const struct synth_entry *e, struct strbuf *out,
+		    uint64_t addr)
 {
 	const char *name, *module;
 	uint64_t start, size;
 
-	if (!tf_ksyms_lookup(addr, &name, &start, &size, &module) || !name) {
+	if (!tf_ksyms_lookup(e->ksyms, addr, &name, &start, &size, &module) || !name) {
 		sb_printf(out, "0x%llx", (unsigned long long)addr);
 		return;
 	}
@@ -361,7 +362,7 @@ static void print_synth(const struct tf_event *ev, const uint8_t *data,
 			sb_printf(out, "%s=STACK:\n", f->name);
 			for (unsigned j = 1; j < n; j++) {
 				sb_puts(out, "=> ");
-				put_sym(out, rec_uint(data, size,
+				put_sym(e, out, rec_uint(data, size,
 						      start + 8 * j, 8));
 				sb_putc(out, '\n');
 			}
@@ -548,6 +549,7 @@ int tf_synth_event_create(struct tf_tracing *t, const char *name,
 	e->tfields = calloc(NR_COMMON + n, sizeof(*e->tfields));
 	e->gfp = st->gfp;
 	e->nr_gfp = st->nr_gfp;
+	e->ksyms = t->reg->ksyms;
 	if (!e->se.name || !e->tfields)
 		goto fail;
 	define_fields(e);

@@ -55,6 +55,7 @@ struct synth_entry {
 	char *format;			/* ev.format_text */
 	const struct tf_synth_gfp *gfp;	/* the state's table, or NULL */
 	unsigned nr_gfp;
+	struct tf_ksyms *ksyms;		/* the tree's, for stacks' %pS */
 };
 
 /* The state of @t, made on first use (control lock). */

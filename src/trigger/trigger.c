@@ -22,57 +22,59 @@
 #include "util/kstrto.h"
 
 #define TF_TRIGGER_MAX_WRITE 4096	/* the kernel's PAGE_SIZE limit */
-#define MAX_EXTRA_COMMANDS 8
-
 /* ---- the command table ---- */
 
-static pthread_mutex_t cmd_lock = PTHREAD_MUTEX_INITIALIZER;
-static const struct tf_event_command *extra_cmds[MAX_EXTRA_COMMANDS];
-static unsigned nr_extra;
-
-/* Command @i in registration order (built-ins first); NULL past the end. */
-static const struct tf_event_command *command_at(unsigned i)
+/*
+ * Command @i of @t in registration order (built-ins first, a constant
+ * table; then the tree's registered ones); NULL past the end.  The
+ * registered ones only grow, each slot written before the count that
+ * shows it, so readers need no lock.
+ */
+static const struct tf_event_command *command_at(const struct tf_tracing *t,
+						 unsigned i)
 {
 	if (i < tf_nr_builtin_commands)
 		return tf_builtin_commands[i];
 	i -= tf_nr_builtin_commands;
-	return i < nr_extra ? extra_cmds[i] : NULL;
+	return i < atomic_load_explicit(&t->nr_extra_cmds,
+					memory_order_acquire) ?
+	       t->extra_cmds[i] : NULL;
 }
 
-const struct tf_event_command *tf_trigger_find_command(const char *name)
-{
-	const struct tf_event_command *cmd = NULL, *p;
-
-	pthread_mutex_lock(&cmd_lock);
-	for (unsigned i = 0; (p = command_at(i)) != NULL; i++) {
-		if (strcmp(p->name, name) == 0) {
-			cmd = p;
-			break;
-		}
-	}
-	pthread_mutex_unlock(&cmd_lock);
-	return cmd;
-}
-
-int tf_trigger_register_command(const struct tf_event_command *cmd)
+const struct tf_event_command *tf_trigger_find_command(struct tf_tracing *t,
+						       const char *name)
 {
 	const struct tf_event_command *p;
+
+	for (unsigned i = 0; (p = command_at(t, i)) != NULL; i++)
+		if (strcmp(p->name, name) == 0)
+			return p;
+	return NULL;
+}
+
+int tf_trigger_register_command(struct tf_tracing *t,
+				const struct tf_event_command *cmd)
+{
+	const struct tf_event_command *p;
+	unsigned n;
 	int ret = 0;
 
-	pthread_mutex_lock(&cmd_lock);
-	for (unsigned i = 0; (p = command_at(i)) != NULL; i++) {
+	pthread_mutex_lock(&t->lock);
+	for (unsigned i = 0; (p = command_at(t, i)) != NULL; i++) {
 		if (strcmp(p->name, cmd->name) == 0) {
 			ret = p == cmd ? 0 : -EBUSY;
 			goto out;
 		}
 	}
-	if (nr_extra == MAX_EXTRA_COMMANDS) {
+	n = atomic_load_explicit(&t->nr_extra_cmds, memory_order_relaxed);
+	if (n == TF_MAX_EXTRA_COMMANDS) {
 		ret = -ENOSPC;
 		goto out;
 	}
-	extra_cmds[nr_extra++] = cmd;
+	t->extra_cmds[n] = cmd;
+	atomic_store_explicit(&t->nr_extra_cmds, n + 1, memory_order_release);
 out:
-	pthread_mutex_unlock(&cmd_lock);
+	pthread_mutex_unlock(&t->lock);
 	return ret;
 }
 
@@ -85,10 +87,9 @@ void tf_trigger_show(struct tf_event_file *file, struct strbuf *out)
 
 	if (cds_list_empty(&file->triggers)) {
 		sb_puts(out, "# Available triggers:\n#");
-		pthread_mutex_lock(&cmd_lock);
-		for (unsigned i = 0; (p = command_at(i)) != NULL; i++)
+		for (unsigned i = 0; (p = command_at(file->tr->tracing, i));
+		     i++)
 			sb_printf(out, " %s", p->name);
-		pthread_mutex_unlock(&cmd_lock);
 		sb_putc(out, '\n');
 		return;
 	}
@@ -105,7 +106,7 @@ void tf_trigger_truncate(struct tf_event_file *file)
 {
 	const struct tf_event_command *p;
 
-	for (unsigned i = 0; (p = command_at(i)) != NULL; i++)
+	for (unsigned i = 0; (p = command_at(file->tr->tracing, i)); i++)
 		if (p->unreg_all)
 			p->unreg_all(file);
 }
@@ -142,7 +143,7 @@ static int process_regex(struct tf_event_file *file, char *buff)
 	}
 	if (command[0] == '!')
 		command++;
-	cmd = tf_trigger_find_command(command);
+	cmd = tf_trigger_find_command(file->tr->tracing, command);
 	if (!cmd)
 		return -EINVAL;
 	return cmd->parse(cmd, file, buff, command, next);
@@ -282,7 +283,8 @@ int tf_trigger_set_filter(struct tf_trigger *data, struct tf_event_file *file,
 	word = strsep(&rest, " \t");
 	if (!*word || strcmp(word, "if") != 0 || !rest)
 		goto out;
-	ret = tf_filter_compile(file->event, rest, &f, &e);
+	ret = tf_filter_compile(&file->tr->tracing->filter_env, file->event,
+				rest, &f, &e);
 	if (ret < 0) {
 		log_filter_error(file, rest, &e);
 		goto out;

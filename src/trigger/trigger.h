@@ -130,13 +130,16 @@ enum {
 #define TF_FILE_TRIGGER_GENERATES	(1u << 18)
 
 /*
- * Registers a command (hist registers itself this way).  The built-in
+ * Registers a command in @t's table (hist registers itself this way, at
+ * start; takes t->lock), -ENOSPC past TF_MAX_EXTRA_COMMANDS.  The built-in
  * commands are always present; the `# Available triggers:` list shows
  * them and then the registered ones in registration order.  -EBUSY if
  * the name is taken.
  */
-int tf_trigger_register_command(const struct tf_event_command *cmd);
-const struct tf_event_command *tf_trigger_find_command(const char *name);
+int tf_trigger_register_command(struct tf_tracing *t,
+				const struct tf_event_command *cmd);
+const struct tf_event_command *tf_trigger_find_command(struct tf_tracing *t,
+						       const char *name);
 
 /*
  * The trigger file: one write is one command.  Returns @len or a

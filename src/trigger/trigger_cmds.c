@@ -72,26 +72,9 @@ static const struct tf_trigger_ops traceoff_ops = {
 
 /*
  * Arming: while a snapshot trigger exists, its trace array keeps its
- * snapshot buffer (the kernel's tr->snapshot count).  The table lives
- * here because struct tf_trace_array has no field for it; every caller
- * holds tracing->lock.
+ * snapshot buffer (the kernel's tr->snapshot count, tf_trace_array.
+ * snapshot_armed); every caller holds tracing->lock.
  */
-struct armed {
-	struct tf_trace_array *tr;
-	unsigned count;
-	struct armed *next;
-};
-static struct armed *armed_list;
-
-static struct armed **armed_find(struct tf_trace_array *tr)
-{
-	struct armed **pp;
-
-	for (pp = &armed_list; *pp; pp = &(*pp)->next)
-		if ((*pp)->tr == tr)
-			break;
-	return pp;
-}
 
 /* The size `echo 1 > snapshot` gives the snapshot buffer; the swap
  * exchanges the two buffers' storage, sizes included. */
@@ -104,8 +87,6 @@ static size_t snapshot_bytes(const struct tf_trace_array *tr)
 
 int tf_trigger_snapshot_arm(struct tf_trace_array *tr)
 {
-	struct armed **pp = armed_find(tr);
-
 	if (!tr->snapshot) {
 		struct tf_ring_buffer *rb;
 
@@ -114,31 +95,19 @@ int tf_trigger_snapshot_arm(struct tf_trace_array *tr)
 			return -ENOMEM;
 		tf_rcu_assign_pointer(tr->snapshot, rb);
 	}
-	if (!*pp) {
-		*pp = calloc(1, sizeof(**pp));
-		if (!*pp)
-			return -ENOMEM;
-		(*pp)->tr = tr;
-	}
-	(*pp)->count++;
+	tr->snapshot_armed++;
 	return 0;
 }
 
 void tf_trigger_snapshot_disarm(struct tf_trace_array *tr)
 {
-	struct armed **pp = armed_find(tr), *a = *pp;
-
-	if (!a)
-		return;
-	if (--a->count == 0) {
-		*pp = a->next;
-		free(a);
-	}
+	if (tr->snapshot_armed)
+		tr->snapshot_armed--;
 }
 
 bool tf_trigger_snapshot_armed(struct tf_trace_array *tr)
 {
-	return *armed_find(tr) != NULL;
+	return tr->snapshot_armed != 0;
 }
 
 /*
@@ -276,8 +245,7 @@ __thread unsigned tf_trigger_snapshot_swaps;
 
 void tf_trigger_init(struct tf_registry *reg)
 {
-	(void)reg;
-	tf_ksyms_add_own(TF_SNAPSHOT_FUNC, TF_SNAPSHOT_IP);
+	tf_ksyms_add_own(reg->ksyms, TF_SNAPSHOT_FUNC, TF_SNAPSHOT_IP);
 }
 
 static void snapshot_func(struct tf_trigger *data, const struct tf_record *rec)

@@ -21,6 +21,9 @@
 
 #include "filter/filter.h"
 
+/* what the filters compile with (a tree's tf_tracing.filter_env) */
+static struct tf_filter_env env;
+
 static const struct tf_field fields[] = {
 	{ "common_type", "unsigned short", 0, 2, false, true, TF_FIELD_NUM },
 	{ "common_flags", "unsigned char", 2, 1, false, true, TF_FIELD_NUM },
@@ -66,13 +69,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || size > 4096)
 		return 0;
-	tf_filter_set_nr_cpus(1 + data[0] % 130);
-	tf_filter_set_symbol_lookup(data[0] & 0x80 ? &syms : NULL);
+	env.nr_cpus = 1 + data[0] % 130;
+	if (data[0] & 0x80)
+		env.symbols = syms;
+	else
+		memset(&env.symbols, 0, sizeof(env.symbols));
 	str = strndup((const char *)data + 1, size - 1);
 	if (!str)
 		return 0;
 	tf_filter_is_clear(str);
-	if (tf_filter_compile(&ev, str, &f, &e) == 0) {
+	if (tf_filter_compile(&env, &ev, str, &f, &e) == 0) {
 		struct tf_record r = { .event = &ev, .data = rec,
 				       .comm = "comm" };
 

@@ -91,9 +91,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(1);
 	}
 	close(fd);
-	if (tf_tracing_init(&tracing, reg, 4) < 0 || tf_hist_init() < 0)
+	if (tf_tracing_init(&tracing, reg, 4) < 0 || tf_hist_init(&tracing) < 0)
 		exit(1);
-	tf_hist_set_symbols(&syms);
+	tf_hist_set_symbols(&tracing, &syms);
 	for (int i = 0; i < 6; i++) {
 		struct tf_event *ev = tf_registry_find(reg, evs[i][0], evs[i][1]);
 

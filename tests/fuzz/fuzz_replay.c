@@ -63,7 +63,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(1);
 	}
 	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init() < 0)
+	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init(&tracing) < 0)
 		exit(1);
 	snprintf(dir, sizeof(dir), "%s/tf-fuzz-replay.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");

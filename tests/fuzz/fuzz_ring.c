@@ -61,7 +61,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(1);
 	}
 	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init() < 0)
+	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init(&tracing) < 0)
 		exit(1);
 	sw = tf_registry_find(reg, "sched", "sched_switch");
 	if (!sw)

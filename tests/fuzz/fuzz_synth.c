@@ -65,7 +65,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	close(fd);
 	if (tf_tracing_init(&tracing, reg, 2) < 0)
 		exit(1);
-	tf_ksyms_add_file(syms, 3);
+	tf_ksyms_add_file(reg->ksyms, syms, 3);
 	return 0;
 }
 
