@@ -22,7 +22,6 @@
 #include "fs/fuse_ops.h"
 #include "source/source.h"
 #include "source/inject.h"
-#include "source/kernel.h"
 #include "run.h"
 #include "cli/cli.h"
 #include "source/trace_marker.h"
@@ -301,8 +300,10 @@ static int check_mountpoint(const char *path)
 	return 0;
 }
 
-static int run(struct options *opt, struct tf_tracing *t)
+static int run(struct options *opt, struct tf_tracing *t,
+	       struct tf_sources *srcs)
 {
+	struct tf_inject_server *srv = NULL;
 	char optbuf[4096];
 	char *fargv[5];
 	int fargc = 0, ret = 1;
@@ -333,7 +334,7 @@ static int run(struct options *opt, struct tf_tracing *t)
 	signal(SIGINT, SIG_DFL);
 	if (fuse_set_signal_handlers(se) != 0)
 		goto out_destroy;
-	tf_inject_server_init(opt->mountpoint);	/* before: realpath */
+	tf_inject_server_init(opt->mountpoint, &srv);	/* before: realpath */
 	if (fuse_session_mount(se, opt->mountpoint) != 0) {
 		fprintf(stderr, "tracefuse: cannot mount on %s%s\n",
 			opt->mountpoint, getuid() == 0 ? "" :
@@ -344,11 +345,11 @@ static int run(struct options *opt, struct tf_tracing *t)
 	}
 	fuse_daemonize(opt->foreground);
 	/* source threads start here: they would not survive the fork */
-	if (tf_sources_start(t) < 0) {
+	if (tf_sources_start(srcs, t) < 0) {
 		fprintf(stderr, "tracefuse: cannot start the event sources\n");
 		goto out_unmount;
 	}
-	tf_inject_server_start(t);	/* tracefuse-inject's socket */
+	tf_inject_server_start(srv, t);	/* tracefuse-inject's socket */
 	cfg = fuse_loop_cfg_create();
 	if (!cfg)
 		goto out_unmount;
@@ -359,10 +360,10 @@ static int run(struct options *opt, struct tf_tracing *t)
 	fuse_loop_cfg_destroy(cfg);
 	tf_fuse_ops_stop();
 out_unmount:
-	tf_sources_stop();
+	tf_sources_stop(srcs);
 	fuse_session_unmount(se);
 out_signals:
-	tf_inject_server_stop();
+	tf_inject_server_stop(srv);
 	fuse_remove_signal_handlers(se);
 out_destroy:
 	tf_fuse_set_session(NULL);
@@ -374,14 +375,14 @@ out_destroy:
 
 /* The sources asked for, or the default: the live kernel where the
  * host's tracefs is usable, otherwise the bundled sample trace. */
-static int add_sources(const struct options *opt, struct tf_registry *reg,
-		       int host_fd)
+static int add_sources(const struct options *opt, struct tf_sources *srcs,
+		       struct tf_registry *reg, int host_fd)
 {
 	char spec[4200];
 	const char *dir = getenv("TRACEFUSE_DATADIR");
 
 	for (int i = 0; i < opt->nr_sources; i++) {
-		int ret = tf_sources_add(opt->sources[i], reg);
+		int ret = tf_sources_add(srcs, opt->sources[i], reg);
 
 		if (ret < 0 && geteuid() != 0 &&
 		    strcmp(opt->sources[i], "kernel") == 0) {
@@ -404,17 +405,19 @@ static int add_sources(const struct options *opt, struct tf_registry *reg,
 	}
 	if (opt->nr_sources)
 		return 0;
-	if (host_fd >= 0 && tf_sources_add("kernel", reg) == 0)
+	if (host_fd >= 0 && tf_sources_add(srcs, "kernel", reg) == 0)
 		return 0;
 	snprintf(spec, sizeof(spec), "replay:%s/sample.dat,start=read",
 		 dir ? dir : tf_data_dir());
-	tf_sources_add(spec, reg);	/* none when the sample is missing */
+	/* none when the sample is missing */
+	tf_sources_add(srcs, spec, reg);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	struct tf_registry *reg = NULL;
+	struct tf_sources *srcs;
 	struct options opt;
 	struct tf_tracing t;
 	int host_fd, ret;
@@ -436,19 +439,24 @@ int main(int argc, char **argv)
 	if (check_mountpoint(opt.mountpoint) < 0)
 		return 1;
 	host_fd = opt.formats ? -1 : tf_run_host_fd();	/* run.c */
-	tf_kernel_source_set_host_fd(host_fd);
+	srcs = tf_sources_new();
+	if (!srcs) {
+		fprintf(stderr, "tracefuse: out of memory\n");
+		return 1;
+	}
+	tf_sources_set_host_fd(srcs, host_fd);
 	ret = tf_load_registry(&reg, opt.formats, host_fd);
 	if (ret < 0) {
 		fprintf(stderr, "tracefuse: no event formats found (%s)\n",
 			strerror(-ret));
 		return 1;
 	}
-	if (add_sources(&opt, reg, host_fd) < 0)
+	if (add_sources(&opt, srcs, reg, host_fd) < 0)
 		return 1;
 	if (opt.foreground)
 		fprintf(stderr, "tracefuse: %u events in %u systems from %s; "
 			"source: %s\n", reg->nr_events, reg->nr_systems,
-			reg->source_desc, tf_sources_describe());
+			reg->source_desc, tf_sources_describe(srcs));
 	ncpu = opt.cpus ? opt.cpus : sysconf(_SC_NPROCESSORS_ONLN);
 	if (tf_tracing_init(&t, reg, ncpu > 0 ? (int)ncpu : 1) < 0) {
 		fprintf(stderr, "tracefuse: out of memory\n");
@@ -477,7 +485,8 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	ret = run(&opt, &t);
+	ret = run(&opt, &t, srcs);
+	tf_sources_free(srcs);
 	tf_tracing_destroy(&t);
 	tf_registry_free(reg);
 	if (host_fd >= 0)

@@ -33,6 +33,7 @@
 #include "hist/hist.h"
 #include "source/ring.h"
 #include "source/ring_channel.h"
+#include "source/source.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
 
@@ -416,7 +417,7 @@ static void test_channel(void)
 	tf_ring_write(&w, 1104, 0, rec, len);
 	/* too short to be an event */
 	tf_ring_write(&w, 1105, 0, rec, 4);
-	tf_ring_channels_sync();
+	tf_ring_channels_sync(tracing.sources);
 	tf_ring_channel_stats(ch, &st);
 	CHECK_INT(st.records, 6);
 	CHECK_INT(st.malformed, 5);
@@ -442,7 +443,7 @@ static void test_channel(void)
 		w.head += 16;
 		__atomic_store_n(&w.ctl->data_head, w.head, __ATOMIC_RELEASE);
 	}
-	tf_ring_channels_sync();
+	tf_ring_channels_sync(tracing.sources);
 	tf_ring_channel_stats(ch, &st);
 	CHECK_INT(st.records, 7);
 	CHECK_INT(st.malformed, 6);
@@ -466,6 +467,7 @@ static void test_channel(void)
 
 int main(void)
 {
+	struct tf_sources *srcs;
 	int fd;
 
 	test_wrap();
@@ -477,9 +479,14 @@ int main(void)
 		return 99;
 	close(fd);
 	CHECK_INT(tf_tracing_init(&tracing, reg, 1), 0);
+	/* no source but the rings the test attaches */
+	srcs = tf_sources_new();
+	CHECK(srcs != NULL);
+	CHECK_INT(tf_sources_start(srcs, &tracing), 0);
 	CHECK_INT(tf_hist_init(&tracing), 0);
 	tf_rcu_register_self();
 	test_channel();
+	tf_sources_free(srcs);
 	tf_tracing_destroy(&tracing);
 	tf_registry_free(reg);
 	return check_done("test_ring");

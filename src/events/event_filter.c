@@ -55,8 +55,7 @@ static void set_filter(struct tf_event_file *file, struct tf_filter *f,
 		tf_filter_free(old);
 	}
 	/* a source may filter for us (the live source's push-down) */
-	if (tf_event_enabled_hook)
-		tf_event_enabled_hook(file);
+	tf_event_enabled_notify(file);
 }
 
 static void log_error(struct tf_trace_array *tr, const char *str,

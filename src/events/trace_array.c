@@ -466,13 +466,15 @@ void tf_tracing_update_event_fork(struct tf_tracing *t)
 		if (atomic_load(&tr->trace_flags) & TF_TRACE_EVENT_FORK)
 			n++;
 	old = atomic_exchange(&t->nr_event_fork, n);
-	if (!old == !n || !tf_event_enabled_hook)
+	if (!old == !n || !t->event_enabled_hook)
 		return;
 	/* the sources deliver forks and frees while some array follows */
 	if (t->sched.fork)
-		tf_event_enabled_hook(tf_tr_file(t->top, t->sched.fork->index));
+		tf_event_enabled_notify(tf_tr_file(t->top,
+						   t->sched.fork->index));
 	if (t->sched.free)
-		tf_event_enabled_hook(tf_tr_file(t->top, t->sched.free->index));
+		tf_event_enabled_notify(tf_tr_file(t->top,
+						   t->sched.free->index));
 }
 
 bool tf_tracing_event_fork_needs(struct tf_tracing *t,
@@ -500,8 +502,6 @@ int tf_instance_remove(struct tf_tracing *t, const char *name)
 	return 0;
 }
 
-void (*tf_event_enabled_hook)(struct tf_event_file *file);
-
 static void set_flag(struct tf_event_file *f, unsigned bit, bool on)
 {
 	unsigned old;
@@ -516,8 +516,7 @@ static void set_flag(struct tf_event_file *f, unsigned bit, bool on)
 		if (on)
 			atomic_store(&f->tr->tracing->cmdlines_recorded, true);
 		tf_tracing_update_tgid_record(f->tr->tracing);
-		if (tf_event_enabled_hook)
-			tf_event_enabled_hook(f);
+		tf_event_enabled_notify(f);
 	}
 }
 

@@ -29,6 +29,7 @@
 struct tf_ring_buffer;
 struct tf_synth_state;
 struct tf_hist_state;
+struct tf_sources;
 struct tf_filter;
 struct tf_cond_snapshot;
 struct tf_event_command;
@@ -230,6 +231,21 @@ struct tf_tracing {
 	 */
 	const struct tf_event_command *extra_cmds[TF_MAX_EXTRA_COMMANDS];
 	atomic_uint nr_extra_cmds;
+	/*
+	 * The sources feeding this tree (src/source, set when they start;
+	 * NULL for none): files sync with them before control operations
+	 * and drain them before reads (read-your-events).
+	 */
+	struct tf_sources *sources;
+	/*
+	 * Called, with the lock held, whenever an event file's
+	 * TF_FILE_ENABLED bit, its filter or its triggers change (after the
+	 * change), with @event_enabled_data: the live kernel source enables
+	 * on the host what the tree needs, and pushes filters down to it
+	 * where it can.  NULL when no one listens (set under the lock).
+	 */
+	void (*event_enabled_hook)(struct tf_event_file *file, void *data);
+	void *event_enabled_data;
 	/* what filters compile with: .function's symbols (none until
 	 * tf_tracing_use_ksyms()) and CPUS{}'s nr_cpu_ids (0: the host's) */
 	struct tf_filter_env filter_env;
@@ -347,13 +363,14 @@ struct tf_trace_array *tf_instance_by_id(struct tf_tracing *t, unsigned id);
 int tf_event_enable_disable(struct tf_event_file *file, int enable,
 			    bool soft);
 
-/*
- * Called, with t->lock held, whenever an event file's TF_FILE_ENABLED
- * bit, its filter or its triggers change (after the change): the live
- * kernel source enables on the host what the tree needs, and pushes
- * filters down to it where it can.  NULL when no one listens.
- */
-extern void (*tf_event_enabled_hook)(struct tf_event_file *file);
+/* Tells the tree's event_enabled_hook (if any) that @file changed. */
+static inline void tf_event_enabled_notify(struct tf_event_file *file)
+{
+	struct tf_tracing *t = file->tr->tracing;
+
+	if (t->event_enabled_hook)
+		t->event_enabled_hook(file, t->event_enabled_data);
+}
 
 /*
  * Writing an event's `filter` file (the kernel's apply_event_filter):
@@ -413,7 +430,7 @@ void tf_pid_lists_follow(struct tf_trace_array *tr,
 /*
  * Counts the trace arrays with options/event-fork (after the option
  * changed or an instance went) and lets the sources know: the fork
- * and free events are needed then (tf_event_enabled_hook).
+ * and free events are needed then (tf_tracing.event_enabled_hook).
  */
 void tf_tracing_update_event_fork(struct tf_tracing *t);
 /* Whether event @ev is needed for event-fork, enabled or not. */

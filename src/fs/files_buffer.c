@@ -20,7 +20,6 @@
 #include "buffer/trace_output.h"
 #include "fs/files.h"
 #include "source/source.h"
-#include "source/kernel.h"
 #include "source/trace_marker.h"
 
 /* The cpu a per_cpu file is about, or -1 for the top-level files. */
@@ -242,7 +241,7 @@ static int render_buffer(struct tf_open *o, struct tf_ring_buffer *rb,
 
 	it.lat_fmt = how != R_SNAPSHOT &&
 		     (it.trace_flags & TF_TRACE_LATENCY_FMT);
-	tf_sources_drain();	/* read-your-events */
+	tf_sources_drain(o->node.t->sources);	/* read-your-events */
 	ret = tf_ring_buffer_copy(rb, cpu, 0, &snap);
 	if (ret < 0)
 		return ret;
@@ -298,7 +297,7 @@ int tf_trace_pipe_fill(struct tf_open *o, size_t cnt)
 	int cpu = node_cpu(o);
 
 	it.lat_fmt = it.trace_flags & TF_TRACE_LATENCY_FMT;
-	tf_sources_drain();	/* read-your-events */
+	tf_sources_drain(o->node.t->sources);	/* read-your-events */
 	sb_reset(out);
 	if (tf_ring_buffer_empty(rb, cpu))
 		/* tracing_wait_pipe(): once something was read, tracing
@@ -563,7 +562,7 @@ static int stats_show(struct tf_open *o, struct strbuf *out)
 	/* refused by a full buffer (nooverwrite), and the events the host's
 	 * buffers lost before the live source read them */
 	sb_printf(out, "dropped events: %llu\n", (unsigned long long)
-		  st.dropped + tf_kernel_source_lost(
+		  st.dropped + tf_sources_lost(o->node.t->sources,
 		  node_cpu(o), o->node.tr->tracing->nr_cpus));
 	sb_printf(out, "read events: %llu\n", (unsigned long long)st.read);
 	return 0;
@@ -586,7 +585,7 @@ static int raw_show(struct tf_open *o, struct tf_ring_buffer *rb,
 
 	if (!rb)
 		return 0;
-	tf_sources_drain();	/* read-your-events */
+	tf_sources_drain(o->node.t->sources);	/* read-your-events */
 	ret = tf_ring_buffer_consume_page(rb, node_cpu(o), &snap);
 	if (ret < 0)
 		return ret;

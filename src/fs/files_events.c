@@ -159,7 +159,7 @@ static int event_hist_show(struct tf_open *o, struct strbuf *out)
 	struct hist_poll_state *ps = o->priv;
 	uint64_t cnt;
 
-	tf_sources_drain();	/* read-your-events */
+	tf_sources_drain(o->node.t->sources);	/* read-your-events */
 	tf_hist_show(node_file(o), out);
 	if (ps) {
 		cnt = tf_hist_hit_count(node_file(o));
@@ -189,7 +189,7 @@ static unsigned event_hist_poll(struct tf_open *o, bool peek)
 
 static int event_hist_debug_show(struct tf_open *o, struct strbuf *out)
 {
-	tf_sources_drain();
+	tf_sources_drain(o->node.t->sources);
 	tf_hist_debug_show(node_file(o), out);
 	return 0;
 }

@@ -360,7 +360,7 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		/* `>`: clearing (trace, set_event, ...) is a control write */
 		if ((fi->flags & O_ACCMODE) != O_RDONLY &&
 		    (fi->flags & O_TRUNC))
-			tf_sources_sync();
+			tf_sources_sync(o->node.t->sources);
 		lock_for(o);
 		ret = event_gone(o) ? -ENODEV : o->node.def->open(o);
 		unlock_for(o);
@@ -390,7 +390,7 @@ static int render(struct tf_open *o)
 
 	/* trace_pipe's show drains its sources itself */
 	if (!(o->node.def->flags & (TF_FD_STATIC | TF_FD_STREAM)))
-		tf_sources_sync();
+		tf_sources_sync(o->node.t->sources);
 	sb_reset(&o->text);
 	lock_for(o);
 	/* an unlocked event file (format, id) keeps its event alive with
@@ -586,7 +586,8 @@ static void stream_wake_pass(void)
 
 static void *stream_waker(void *arg)
 {
-	(void)arg;
+	struct tf_tracing *t = arg;	/* the mount's */
+
 	pthread_mutex_lock(&wait_lock);
 	while (!waker_stop) {
 		struct timespec ts;
@@ -598,7 +599,7 @@ static void *stream_waker(void *arg)
 		/* the sources' records reach the buffers (read-your-events)
 		 * without wait_lock: an interrupt is answered meanwhile */
 		pthread_mutex_unlock(&wait_lock);
-		tf_sources_drain();
+		tf_sources_drain(t->sources);
 		pthread_mutex_lock(&wait_lock);
 		stream_wake_pass();
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -632,7 +633,7 @@ static void stream_wait(fuse_req_t req, struct tf_open *o, size_t size)
 	fuse_req_interrupt_func(req, stream_interrupted, NULL);
 	pthread_mutex_lock(&wait_lock);
 	if (!waker_running && !waker_stop) {
-		if (pthread_create(&waker, NULL, stream_waker, NULL) == 0)
+		if (pthread_create(&waker, NULL, stream_waker, o->node.t) == 0)
 			waker_running = true;
 		else
 			err = EAGAIN;
@@ -725,7 +726,7 @@ static void tf_write(fuse_req_t req, fuse_ino_t ino, const char *buf,
 		fuse_reply_err(req, EINVAL);
 		return;
 	}
-	tf_sources_sync();
+	tf_sources_sync(o->node.t->sources);
 	lock_for(o);
 	ret = event_gone(o) ? -ENODEV : o->node.def->write(o, buf, size);
 	unlock_for(o);
@@ -1035,7 +1036,7 @@ static void tf_mkdir(fuse_req_t req, fuse_ino_t parent, const char *name,
 		fuse_reply_err(req, -ret);
 		return;
 	}
-	tf_sources_sync();
+	tf_sources_sync(t->sources);
 	pthread_mutex_lock(&t->lock);
 	tf_rcu_read_lock();
 	ret = resolve(req, parent, &dir);
@@ -1077,7 +1078,7 @@ static void tf_rmdir(fuse_req_t req, fuse_ino_t parent, const char *name)
 	 * just before rmdir may still count as open (EBUSY) where the
 	 * kernel's synchronous close would not: give such releases up to
 	 * 50 ms, outside the lock they may need */
-	tf_sources_sync();
+	tf_sources_sync(t->sources);
 	for (int tries = 0;; tries++) {
 		pthread_mutex_lock(&t->lock);
 		tf_rcu_read_lock();

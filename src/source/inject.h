@@ -77,10 +77,15 @@ void tf_inject_stream_release(struct tf_inject_stream *s);
 
 /* The socket server of the daemon (inject_server.c); its path:
  * util/daemon_socket.h. */
-/* Before mount: resolves @mountpoint and binds the socket. */
-int tf_inject_server_init(const char *mountpoint);
+struct tf_inject_server;
+/* Before mount: resolves @mountpoint and binds the socket; *@out is the
+ * server even when binding failed (then it serves nothing), NULL only
+ * without memory. */
+int tf_inject_server_init(const char *mountpoint,
+			  struct tf_inject_server **out);
 /* After daemonizing: serves clients against @t. */
-int tf_inject_server_start(struct tf_tracing *t);
-void tf_inject_server_stop(void);
+int tf_inject_server_start(struct tf_inject_server *srv, struct tf_tracing *t);
+/* Stops serving, waits for the connections to end, frees @srv. */
+void tf_inject_server_stop(struct tf_inject_server *srv);
 
 #endif

@@ -46,7 +46,7 @@
 
 #define MAX_CONNS 64
 
-static struct {
+struct tf_inject_server {
 	int listen_fd;
 	int stop_pipe[2];
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
@@ -58,14 +58,16 @@ static struct {
 	int conns[MAX_CONNS];
 	int nr_conns;
 	bool stopping;
-} srv = {
-	.listen_fd = -1,
-	.stop_pipe = { -1, -1 },
-	.lock = PTHREAD_MUTEX_INITIALIZER,
-	.cond = PTHREAD_COND_INITIALIZER,
 };
 
-int tf_inject_server_init(const char *mountpoint)
+/* A connection's thread's argument. */
+struct conn {
+	struct tf_inject_server *srv;
+	int fd;
+};
+
+/* Binds @srv's socket for @mountpoint. */
+static int server_bind(struct tf_inject_server *srv, const char *mountpoint)
 {
 	char real[PATH_MAX], dir[PATH_MAX];
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -78,33 +80,48 @@ int tf_inject_server_init(const char *mountpoint)
 	     which++) {
 		if (tf_socket_own_dir(dir, uid, 1) < 0)
 			continue;
-		if (tf_socket_name(srv.path, sizeof(srv.path), dir, real) < 0)
+		if (tf_socket_name(srv->path, sizeof(srv->path), dir, real) < 0)
 			continue;
 		break;
 	}
 	if (tf_socket_dir(dir, sizeof(dir), uid, which) < 0) {
 		fprintf(stderr, "tracefuse: no directory for the injection "
 			"socket (tracefuse-inject will not work)\n");
-		srv.path[0] = '\0';
+		srv->path[0] = '\0';
 		return -ENOENT;
 	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	memcpy(sa.sun_path, srv.path, strlen(srv.path) + 1);
-	unlink(srv.path);	/* a previous run's, which crashed */
+	memcpy(sa.sun_path, srv->path, strlen(srv->path) + 1);
+	unlink(srv->path);	/* a previous run's, which crashed */
 	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
-	    chmod(srv.path, 0600) < 0 || listen(fd, 16) < 0) {
+	    chmod(srv->path, 0600) < 0 || listen(fd, 16) < 0) {
 		int err = errno;
 
 		fprintf(stderr, "tracefuse: injection socket %s: %s\n",
-			srv.path, strerror(err));
+			srv->path, strerror(err));
 		close(fd);
-		srv.path[0] = '\0';
+		srv->path[0] = '\0';
 		return -err;
 	}
-	srv.listen_fd = fd;
+	srv->listen_fd = fd;
 	return 0;
+}
+
+int tf_inject_server_init(const char *mountpoint,
+			  struct tf_inject_server **out)
+{
+	struct tf_inject_server *srv = calloc(1, sizeof(*srv));
+
+	*out = srv;
+	if (!srv)
+		return -ENOMEM;
+	srv->listen_fd = -1;
+	srv->stop_pipe[0] = srv->stop_pipe[1] = -1;
+	pthread_mutex_init(&srv->lock, NULL);
+	pthread_cond_init(&srv->cond, NULL);
+	return server_bind(srv, mountpoint);
 }
 
 static int send_all(int fd, const char *buf, size_t len)
@@ -135,9 +152,9 @@ static void send_error(void *arg, const char *msg)
 	send_all(fd, line, (size_t)n);
 }
 
-static void serve_inject(int fd, const char *rest, size_t rest_len)
+static void serve_inject(struct tf_inject_server *srv, int fd, const char *rest, size_t rest_len)
 {
-	struct tf_inject *p = tf_inject_new(srv.tracing->reg);
+	struct tf_inject *p = tf_inject_new(srv->tracing->reg);
 	struct tf_inject_stream st;
 	char *buf = malloc(1 << 16);
 	char done[96];
@@ -149,7 +166,7 @@ static void serve_inject(int fd, const char *rest, size_t rest_len)
 		send_all(fd, "DONE 0 1\n", 9);
 		goto out;
 	}
-	tf_inject_stream_init(&st, p, srv.tracing, send_error, &fd);
+	tf_inject_stream_init(&st, p, srv->tracing, send_error, &fd);
 	tf_inject_stream_feed(&st, rest, rest_len);
 	while ((n = recv(fd, buf, 1 << 16, 0)) != 0) {
 		if (n < 0) {
@@ -177,7 +194,7 @@ out:
 	free(buf);
 }
 
-static void serve_replay(int fd, char *args)
+static void serve_replay(struct tf_inject_server *srv, int fd, char *args)
 {
 	struct tf_replay_opts opts = { 0 };
 	unsigned long dispatched = 0, skipped = 0;
@@ -192,7 +209,7 @@ static void serve_replay(int fd, char *args)
 	if (*end != ' ' || end[1] != '/')
 		goto bad;
 	path = end + 1;
-	ret = tf_replay_run(srv.tracing, path, &opts, &dispatched, &skipped,
+	ret = tf_replay_run(srv->tracing, path, &opts, &dispatched, &skipped,
 			    &added);
 	if (ret < 0) {
 		snprintf(msg, sizeof(msg), "replay: %s: %s", path,
@@ -210,7 +227,9 @@ bad:
 
 static void *conn_thread(void *arg)
 {
-	int fd = (int)(intptr_t)arg;
+	struct conn *c = arg;
+	struct tf_inject_server *srv = c->srv;
+	int fd = c->fd;
 	char head[PATH_MAX + 64];
 	size_t have = 0;
 	char *nl = NULL;
@@ -230,24 +249,25 @@ static void *conn_thread(void *arg)
 	if (nl) {
 		*nl = '\0';
 		if (strcmp(head, "INJECT") == 0)
-			serve_inject(fd, nl + 1, have - (size_t)(nl + 1 - head));
+			serve_inject(srv, fd, nl + 1, have - (size_t)(nl + 1 - head));
 		else if (strncmp(head, "REPLAY ", 7) == 0)
-			serve_replay(fd, head + 7);
+			serve_replay(srv, fd, head + 7);
 		else if (strcmp(head, "SESSION") == 0 &&
 			 have == (size_t)(nl + 1 - head))
-			tf_session_serve(srv.tracing, fd);
+			tf_session_serve(srv->tracing, fd);
 		else
 			send_error(&fd, "unknown request");
 	}
-	pthread_mutex_lock(&srv.lock);
-	for (int i = 0; i < srv.nr_conns; i++)
-		if (srv.conns[i] == fd) {
-			srv.conns[i] = srv.conns[--srv.nr_conns];
+	pthread_mutex_lock(&srv->lock);
+	for (int i = 0; i < srv->nr_conns; i++)
+		if (srv->conns[i] == fd) {
+			srv->conns[i] = srv->conns[--srv->nr_conns];
 			break;
 		}
 	close(fd);
-	pthread_cond_broadcast(&srv.cond);
-	pthread_mutex_unlock(&srv.lock);
+	pthread_cond_broadcast(&srv->cond);
+	pthread_mutex_unlock(&srv->lock);
+	free(c);
 	return NULL;
 }
 
@@ -263,14 +283,16 @@ static bool peer_allowed(int fd)
 
 static void *listen_thread(void *arg)
 {
-	(void)arg;
+	struct tf_inject_server *srv = arg;
+
 	for (;;) {
 		struct pollfd pfd[2] = {
-			{ .fd = srv.listen_fd, .events = POLLIN },
-			{ .fd = srv.stop_pipe[0], .events = POLLIN },
+			{ .fd = srv->listen_fd, .events = POLLIN },
+			{ .fd = srv->stop_pipe[0], .events = POLLIN },
 		};
 		pthread_attr_t attr;
 		pthread_t th;
+		struct conn *c;
 		int fd;
 
 		if (poll(pfd, 2, -1) < 0) {
@@ -280,72 +302,82 @@ static void *listen_thread(void *arg)
 		}
 		if (pfd[1].revents)
 			break;
-		fd = accept4(srv.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd < 0)
 			continue;
 		if (!peer_allowed(fd)) {
 			close(fd);
 			continue;
 		}
-		pthread_mutex_lock(&srv.lock);
-		if (srv.nr_conns == MAX_CONNS || srv.stopping) {
-			pthread_mutex_unlock(&srv.lock);
+		pthread_mutex_lock(&srv->lock);
+		if (srv->nr_conns == MAX_CONNS || srv->stopping) {
+			pthread_mutex_unlock(&srv->lock);
 			send_error(&fd, "too many clients");
 			close(fd);
 			continue;
 		}
-		srv.conns[srv.nr_conns++] = fd;
+		srv->conns[srv->nr_conns++] = fd;
+		c = malloc(sizeof(*c));
 		pthread_attr_init(&attr);
 		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-		if (pthread_create(&th, &attr, conn_thread,
-				   (void *)(intptr_t)fd) != 0) {
-			srv.conns[--srv.nr_conns] = -1;
+		if (c)
+			*c = (struct conn){ srv, fd };
+		if (!c || pthread_create(&th, &attr, conn_thread, c) != 0) {
+			srv->conns[--srv->nr_conns] = -1;
 			close(fd);
+			free(c);
 		}
 		pthread_attr_destroy(&attr);
-		pthread_mutex_unlock(&srv.lock);
+		pthread_mutex_unlock(&srv->lock);
 	}
 	return NULL;
 }
 
-int tf_inject_server_start(struct tf_tracing *t)
+int tf_inject_server_start(struct tf_inject_server *srv, struct tf_tracing *t)
 {
-	if (srv.listen_fd < 0)
+	if (!srv)
 		return 0;
-	srv.tracing = t;
-	if (pipe2(srv.stop_pipe, O_CLOEXEC) < 0)
+	if (srv->listen_fd < 0)
+		return 0;
+	srv->tracing = t;
+	if (pipe2(srv->stop_pipe, O_CLOEXEC) < 0)
 		return -errno;
-	if (pthread_create(&srv.thread, NULL, listen_thread, NULL) != 0)
+	if (pthread_create(&srv->thread, NULL, listen_thread, srv) != 0)
 		return -EAGAIN;
-	srv.started = true;
+	srv->started = true;
 	return 0;
 }
 
-void tf_inject_server_stop(void)
+void tf_inject_server_stop(struct tf_inject_server *srv)
 {
-	if (srv.started) {
-		if (write(srv.stop_pipe[1], "x", 1) < 0)
+	if (!srv)
+		return;
+	if (srv->started) {
+		if (write(srv->stop_pipe[1], "x", 1) < 0)
 			perror("tracefuse: injection socket");
-		pthread_join(srv.thread, NULL);
-		srv.started = false;
+		pthread_join(srv->thread, NULL);
+		srv->started = false;
 		/* connections end: their reads and writes fail from now */
-		pthread_mutex_lock(&srv.lock);
-		srv.stopping = true;
-		for (int i = 0; i < srv.nr_conns; i++)
-			shutdown(srv.conns[i], SHUT_RDWR);
-		while (srv.nr_conns)
-			pthread_cond_wait(&srv.cond, &srv.lock);
-		pthread_mutex_unlock(&srv.lock);
+		pthread_mutex_lock(&srv->lock);
+		srv->stopping = true;
+		for (int i = 0; i < srv->nr_conns; i++)
+			shutdown(srv->conns[i], SHUT_RDWR);
+		while (srv->nr_conns)
+			pthread_cond_wait(&srv->cond, &srv->lock);
+		pthread_mutex_unlock(&srv->lock);
 	}
-	if (srv.listen_fd >= 0) {
-		close(srv.listen_fd);
-		srv.listen_fd = -1;
-		if (srv.path[0])
-			unlink(srv.path);
+	if (srv->listen_fd >= 0) {
+		close(srv->listen_fd);
+		srv->listen_fd = -1;
+		if (srv->path[0])
+			unlink(srv->path);
 	}
 	for (int i = 0; i < 2; i++)
-		if (srv.stop_pipe[i] >= 0) {
-			close(srv.stop_pipe[i]);
-			srv.stop_pipe[i] = -1;
+		if (srv->stop_pipe[i] >= 0) {
+			close(srv->stop_pipe[i]);
+			srv->stop_pipe[i] = -1;
 		}
+	pthread_mutex_destroy(&srv->lock);
+	pthread_cond_destroy(&srv->cond);
+	free(srv);
 }

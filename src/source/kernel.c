@@ -12,7 +12,7 @@
  *
  * "Needed" is a query on the tree: an event is enabled on the host while
  * any trace array's file for it has TF_FILE_ENABLED (soft mode from
- * triggers included).  trace_array.c calls tf_event_enabled_hook when
+ * triggers included).  trace_array.c calls tf_tracing.event_enabled_hook when
  * that bit changes, under the control lock, so the host is up to date
  * before the write that enabled the event returns.
  *
@@ -47,7 +47,6 @@
 #include "events/trace_array.h"
 #include "util/rcu.h"
 #include <urcu/rculist.h>
-#include "source/kernel.h"
 #include "source/source.h"
 #include "filter/filter.h"
 #include "trigger/trigger.h"
@@ -109,9 +108,13 @@ struct kcpu {
 	unsigned long long ev_ts;
 };
 
+#define CMDLINES_BUF 65536	/* the host's saved_cmdlines, read whole */
+
 struct ksource {
 	struct tf_source *src;
 	struct tf_registry *reg;
+	int host_fd;			/* the host's tracefs (tf_sources) */
+	char *cmdlines_buf;		/* CMDLINES_BUF bytes */
 	int inst_fd;			/* the instance's directory */
 	char inst_name[64];
 	bool started;
@@ -161,26 +164,6 @@ struct ksource {
 	bool stacks;			/* options/stacktrace on the host */
 };
 
-static int host_fd = -1;
-static struct ksource *active;	/* the started source, for the hook */
-static _Atomic(unsigned long long) lost_by_cpu[4096];
-
-void tf_kernel_source_set_host_fd(int fd)
-{
-	host_fd = fd;
-}
-
-unsigned long long tf_kernel_source_lost(int cpu, int nr_cpus)
-{
-	unsigned long long sum = 0;
-
-	if (nr_cpus <= 0)
-		return 0;
-	for (int c = cpu; c < 4096; c += nr_cpus)
-		sum += atomic_load_explicit(&lost_by_cpu[c],
-					    memory_order_relaxed);
-	return sum;
-}
 
 static uint64_t now_ns(void)
 {
@@ -224,7 +207,7 @@ static ssize_t read_at(int dirfd, const char *path, char *buf, size_t size)
 /* ---- crash cleanup ---- */
 
 /* Removes instances of earlier runs whose process is gone. */
-static void remove_stale_instances(void)
+static void remove_stale_instances(int host_fd)
 {
 	int dfd = openat(host_fd, "instances",
 			 O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -465,9 +448,9 @@ static void sync_stacks(struct ksource *ks, struct tf_tracing *t)
 	pthread_mutex_unlock(&ks->ctl_lock);
 }
 
-static void enabled_hook(struct tf_event_file *file)
+static void enabled_hook(struct tf_event_file *file, void *data)
 {
-	struct ksource *ks = active;
+	struct ksource *ks = data;
 
 	if (ks && ks->started) {
 		sync_event(ks, file->tr->tracing, file->event->index);
@@ -627,14 +610,15 @@ static void comm_set(struct ksource *ks, int pid, const char *comm,
 }
 
 /* The comm of a task that has exited: the host's saved_cmdlines. */
-static bool host_saved_comm(int pid, char comm[16])
+static bool host_saved_comm(struct ksource *ks, int pid, char comm[16])
 {
-	static char buf[65536];
+	char *buf = ks->cmdlines_buf;
 	char key[24];
 	char *p;
 	int n;
 
-	if (read_at(host_fd, "saved_cmdlines", buf + 1, sizeof(buf) - 1) <= 0)
+	if (read_at(ks->host_fd, "saved_cmdlines", buf + 1,
+		    CMDLINES_BUF - 1) <= 0)
 		return false;
 	buf[0] = '\n';
 	n = snprintf(key, sizeof(key), "\n%d ", pid);
@@ -665,7 +649,7 @@ static const char *comm_of(struct ksource *ks, int pid)
 	n = read_at(AT_FDCWD, path, comm, sizeof(comm));
 	if (n > 0) {
 		comm_set(ks, pid, comm, strcspn(comm, "\n"));
-	} else if (host_saved_comm(pid, comm)) {
+	} else if (host_saved_comm(ks, pid, comm)) {
 		comm_set(ks, pid, comm, strlen(comm));
 	} else {
 		e->pid = pid;
@@ -1035,6 +1019,8 @@ static unsigned long long stat_value(const char *text, const char *key)
 /* Host-side losses, from the instance's per-CPU stats. */
 static void check_lost(struct ksource *ks)
 {
+	struct tf_sources *owner = ks->src->owner;
+
 	for (int i = 0; i < ks->nr_cpus; i++) {
 		struct kcpu *c = &ks->cpus[i];
 		char path[64], buf[1024];
@@ -1050,7 +1036,7 @@ static void check_lost(struct ksource *ks)
 				"%llu events lost in the host buffer (%llu "
 				"in all)\n", c->cpu, lost - c->lost, lost);
 			if (c->cpu < 4096)
-				atomic_fetch_add(&lost_by_cpu[c->cpu],
+				atomic_fetch_add(&owner->lost_by_cpu[c->cpu],
 						 lost - c->lost);
 			c->lost = lost;
 		}
@@ -1115,7 +1101,7 @@ static void ks_free(struct ksource *ks)
 	}
 	if (ks->inst_fd >= 0) {
 		close(ks->inst_fd);
-		if (unlinkat(host_fd, ks->inst_name, AT_REMOVEDIR) < 0)
+		if (unlinkat(ks->host_fd, ks->inst_name, AT_REMOVEDIR) < 0)
 			fprintf(stderr, "tracefuse: kernel source: cannot "
 				"remove the host instance %s: %s\n",
 				ks->inst_name, strerror(errno));
@@ -1133,6 +1119,7 @@ static void ks_free(struct ksource *ks)
 	free(ks->prefiltered);
 	free(ks->host_on);
 	free(ks->comms);
+	free(ks->cmdlines_buf);
 	pthread_mutex_destroy(&ks->lock);
 	pthread_mutex_destroy(&ks->ctl_lock);
 	free(ks);
@@ -1141,6 +1128,7 @@ static void ks_free(struct ksource *ks)
 static int kernel_create(struct tf_source *src, const char *arg,
 			 struct tf_registry *reg)
 {
+	int host_fd = src->owner->host_fd;
 	struct ksource *ks;
 	char probe[64];
 
@@ -1151,7 +1139,7 @@ static int kernel_create(struct tf_source *src, const char *arg,
 	/* the records' ids are the host's: the schemas must be too */
 	if (!reg->source_desc || strcmp(reg->source_desc, "host tracefs"))
 		return -EINVAL;
-	remove_stale_instances();
+	remove_stale_instances(host_fd);
 	/* can we make instances at all? (the real one is made after any
 	 * daemonizing fork, named after the final pid) */
 	snprintf(probe, sizeof(probe), "instances/" INSTANCE_PREFIX "%d",
@@ -1163,8 +1151,14 @@ static int kernel_create(struct tf_source *src, const char *arg,
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
 		return -ENOMEM;
+	ks->cmdlines_buf = malloc(CMDLINES_BUF);
+	if (!ks->cmdlines_buf) {
+		free(ks);
+		return -ENOMEM;
+	}
 	ks->src = src;
 	ks->reg = reg;
+	ks->host_fd = host_fd;
 	ks->inst_fd = -1;
 	ks->wake_fd = -1;
 	pthread_mutex_init(&ks->lock, NULL);
@@ -1234,9 +1228,9 @@ static int kernel_start(struct tf_source *src)
 
 	snprintf(ks->inst_name, sizeof(ks->inst_name),
 		 "instances/" INSTANCE_PREFIX "%d", (int)getpid());
-	if (mkdirat(host_fd, ks->inst_name, 0755) < 0 && errno != EEXIST)
+	if (mkdirat(ks->host_fd, ks->inst_name, 0755) < 0 && errno != EEXIST)
 		return -errno;
-	ks->inst_fd = openat(host_fd, ks->inst_name,
+	ks->inst_fd = openat(ks->host_fd, ks->inst_name,
 			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (ks->inst_fd < 0)
 		return -errno;
@@ -1283,9 +1277,9 @@ static int kernel_start(struct tf_source *src)
 	exclude_own_in_kernel(ks);
 
 	pthread_mutex_lock(&src->tracing->lock);
-	active = ks;
 	ks->started = true;
-	tf_event_enabled_hook = enabled_hook;
+	src->tracing->event_enabled_data = ks;
+	src->tracing->event_enabled_hook = enabled_hook;
 	for (unsigned i = 0; i < ks->nr_host; i++)
 		sync_event(ks, src->tracing, i);
 	pthread_mutex_unlock(&src->tracing->lock);
@@ -1324,8 +1318,8 @@ static void kernel_stop(struct tf_source *src)
 	if (!ks || !ks->started)
 		return;
 	pthread_mutex_lock(&src->tracing->lock);
-	tf_event_enabled_hook = NULL;
-	active = NULL;
+	src->tracing->event_enabled_hook = NULL;
+	src->tracing->event_enabled_data = NULL;
 	pthread_mutex_unlock(&src->tracing->lock);
 	atomic_store(&ks->stop, true);
 	/* if this fails, the thread wakes within SWEEP_IDLE_MS anyway */

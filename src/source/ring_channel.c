@@ -16,6 +16,7 @@
 #include "events/dispatch.h"
 #include "events/registry.h"
 #include "source/ring.h"
+#include "source/source.h"
 #include "source/ring_channel.h"
 #include "source/ring_clock.h"
 #include "util/rcu.h"
@@ -66,10 +67,6 @@ struct tf_ring_channel {
 #define cpu_relax() __asm__ __volatile__("" ::: "memory")
 #endif
 
-static pthread_mutex_t list_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tf_ring_channel *channels;
-static int nr_channels;		/* read without the lock */
-static struct tf_ring_stats gone;	/* counts of detached channels */
 
 static void count(uint64_t *c, uint64_t n)
 {
@@ -294,10 +291,13 @@ static void *drain_thread(void *arg)
 int tf_ring_channel_attach(struct tf_tracing *t, int fd, int tid, int tgid,
 			   const char *comm, struct tf_ring_channel **out)
 {
+	struct tf_sources *srcs = t->sources;
 	struct tf_ring_channel *ch;
 	struct stat st;
 	int ret;
 
+	if (!srcs)	/* the tree's sources were not started */
+		return -ENODEV;
 	if (fstat(fd, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)(TF_RING_CTL_SIZE +
@@ -331,11 +331,11 @@ int tf_ring_channel_attach(struct tf_tracing *t, int fd, int tid, int tgid,
 		pthread_mutex_destroy(&ch->lock);
 		goto fail_unmap;
 	}
-	pthread_mutex_lock(&list_lock);
-	ch->next = channels;
-	channels = ch;
-	__atomic_fetch_add(&nr_channels, 1, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&list_lock);
+	pthread_mutex_lock(&srcs->ring_lock);
+	ch->next = srcs->rings;
+	srcs->rings = ch;
+	__atomic_fetch_add(&srcs->nr_rings, 1, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&srcs->ring_lock);
 	*out = ch;
 	return 0;
 fail_unmap:
@@ -362,17 +362,18 @@ void tf_ring_channel_stats(const struct tf_ring_channel *ch,
 void tf_ring_channel_detach(struct tf_ring_channel *ch,
 			    struct tf_ring_stats *final)
 {
+	struct tf_sources *srcs = ch->tracing->sources;
 	struct tf_ring_channel **p;
 	struct tf_ring_stats st;
 
-	pthread_mutex_lock(&list_lock);
-	for (p = &channels; *p; p = &(*p)->next)
+	pthread_mutex_lock(&srcs->ring_lock);
+	for (p = &srcs->rings; *p; p = &(*p)->next)
 		if (*p == ch) {
 			*p = ch->next;
-			__atomic_fetch_sub(&nr_channels, 1, __ATOMIC_RELEASE);
+			__atomic_fetch_sub(&srcs->nr_rings, 1, __ATOMIC_RELEASE);
 			break;
 		}
-	pthread_mutex_unlock(&list_lock);
+	pthread_mutex_unlock(&srcs->ring_lock);
 	pthread_mutex_lock(&ch->lock);
 	ch->stop = true;
 	pthread_mutex_unlock(&ch->lock);
@@ -385,11 +386,11 @@ void tf_ring_channel_detach(struct tf_ring_channel *ch,
 		fprintf(stderr, "tracefuse: ring of %s[%d]: %llu malformed "
 			"records dropped in all\n", ch->comm, ch->tid,
 			(unsigned long long)st.malformed);
-	pthread_mutex_lock(&list_lock);
-	gone.records += st.records;
-	gone.lost += st.lost;
-	gone.malformed += st.malformed;
-	pthread_mutex_unlock(&list_lock);
+	pthread_mutex_lock(&srcs->ring_lock);
+	srcs->gone[0] += st.records;
+	srcs->gone[1] += st.lost;
+	srcs->gone[2] += st.malformed;
+	pthread_mutex_unlock(&srcs->ring_lock);
 	pthread_mutex_destroy(&ch->lock);
 	munmap(ch->map, ch->map_size);
 	free(ch->arena);
@@ -410,25 +411,26 @@ static void sync_one(struct tf_ring_channel *ch)
 	pthread_mutex_unlock(&ch->lock);
 }
 
-void tf_ring_channels_sync(void)
+void tf_ring_channels_sync(struct tf_sources *srcs)
 {
 	struct tf_ring_channel *ch;
 
-	if (!__atomic_load_n(&nr_channels, __ATOMIC_ACQUIRE))
+	if (!__atomic_load_n(&srcs->nr_rings, __ATOMIC_ACQUIRE))
 		return;
-	pthread_mutex_lock(&list_lock);
-	for (ch = channels; ch; ch = ch->next)
+	pthread_mutex_lock(&srcs->ring_lock);
+	for (ch = srcs->rings; ch; ch = ch->next)
 		sync_one(ch);
-	pthread_mutex_unlock(&list_lock);
+	pthread_mutex_unlock(&srcs->ring_lock);
 }
 
-void tf_ring_channels_total(struct tf_ring_stats *st)
+void tf_ring_channels_total(struct tf_sources *srcs, struct tf_ring_stats *st)
 {
 	struct tf_ring_channel *ch;
 
-	pthread_mutex_lock(&list_lock);
-	*st = gone;
-	for (ch = channels; ch; ch = ch->next) {
+	pthread_mutex_lock(&srcs->ring_lock);
+	*st = (struct tf_ring_stats){ srcs->gone[0], srcs->gone[1],
+				      srcs->gone[2] };
+	for (ch = srcs->rings; ch; ch = ch->next) {
 		struct tf_ring_stats one;
 
 		tf_ring_channel_stats(ch, &one);
@@ -436,5 +438,5 @@ void tf_ring_channels_total(struct tf_ring_stats *st)
 		st->lost += one.lost;
 		st->malformed += one.malformed;
 	}
-	pthread_mutex_unlock(&list_lock);
+	pthread_mutex_unlock(&srcs->ring_lock);
 }

@@ -25,6 +25,8 @@
 
 #include "events/trace_array.h"
 
+struct tf_sources;
+
 struct tf_ring_channel;
 
 struct tf_ring_stats {
@@ -49,9 +51,10 @@ void tf_ring_channel_detach(struct tf_ring_channel *ch,
 			    struct tf_ring_stats *final);
 void tf_ring_channel_stats(const struct tf_ring_channel *ch,
 			   struct tf_ring_stats *st);
-/* Returns once every record written to any channel before it is in. */
-void tf_ring_channels_sync(void);
+/* Returns once every record written to any channel of @srcs before it
+ * is in. */
+void tf_ring_channels_sync(struct tf_sources *srcs);
 /* Every channel's counts added up (the log's summary at exit). */
-void tf_ring_channels_total(struct tf_ring_stats *st);
+void tf_ring_channels_total(struct tf_sources *srcs, struct tf_ring_stats *st);
 
 #endif

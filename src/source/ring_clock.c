@@ -19,7 +19,11 @@
 #define REANCHOR_NS	100000000ull	/* a tenth of a second */
 #define FIRST_SPAN_NS	2000000ull	/* the first slope: over 2 ms */
 
-
+/*
+ * The line from this machine's TSC to CLOCK_MONOTONIC: process-wide on
+ * purpose, as the clocks it relates are (every tree in the process reads
+ * the same counter); no tree's state lives here.
+ */
 static struct {
 	pthread_once_t once;
 	bool usable;

@@ -221,7 +221,7 @@ static void do_synth(struct session *s, char *def)
 		fail(s, EINVAL, "not a definition");
 		return;
 	}
-	tf_sources_sync();
+	tf_sources_sync(s->t->sources);
 	pthread_mutex_lock(&s->t->lock);
 	ret = tf_synth_events_write(s->t, def, strlen(def));
 	se = ret >= 0 ? tf_synth_find(s->t, name) : NULL;
@@ -250,7 +250,7 @@ static long delete_synth(struct session *s, const char *name, uint64_t seq,
 	long ret;
 
 	snprintf(cmd, sizeof(cmd), "!%s", name);
-	tf_sources_sync();
+	tf_sources_sync(s->t->sources);
 	pthread_mutex_lock(&s->t->lock);
 	se = tf_synth_find(s->t, name);
 	if (!se)
@@ -332,7 +332,7 @@ void tf_session_serve(struct tf_tracing *t, int fd)
 		} else if (strncmp(line, "DELETE ", 7) == 0) {
 			do_delete(s, line + 7);
 		} else if (strcmp(line, "SYNC") == 0) {
-			tf_sources_sync();
+			tf_sources_sync(s->t->sources);
 			reply(s, "OK");
 		} else if (strcmp(line, "STATS") == 0) {
 			struct tf_ring_stats st;

@@ -3,6 +3,7 @@
  * source.c - the list of event sources (see source.h).
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +19,6 @@ static const struct tf_source_type *const types[] = {
 	NULL,
 };
 
-static struct tf_source *sources;
-static char description[512] = "none";
 
 static const struct tf_source_type *find_type(const char *spec,
 					      const char **arg)
@@ -43,8 +42,27 @@ static const struct tf_source_type *find_type(const char *spec,
 	return NULL;
 }
 
-int tf_sources_add(const char *spec, struct tf_registry *reg)
+struct tf_sources *tf_sources_new(void)
 {
+	struct tf_sources *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	strcpy(s->description, "none");
+	s->host_fd = -1;
+	pthread_mutex_init(&s->ring_lock, NULL);
+	return s;
+}
+
+void tf_sources_set_host_fd(struct tf_sources *s, int fd)
+{
+	s->host_fd = fd;
+}
+
+int tf_sources_add(struct tf_sources *s, const char *spec,
+		   struct tf_registry *reg)
+{
+	char *description = s->description;
 	const struct tf_source_type *type;
 	struct tf_source *src, **tail;
 	const char *arg;
@@ -59,74 +77,105 @@ int tf_sources_add(const char *spec, struct tf_registry *reg)
 	if (!src)
 		return -ENOMEM;
 	src->type = type;
+	src->owner = s;
 	ret = type->create ? type->create(src, arg, reg) : 0;
 	if (ret < 0) {
 		free(src);
 		return ret;
 	}
-	for (tail = &sources; *tail; tail = &(*tail)->next)
+	for (tail = &s->list; *tail; tail = &(*tail)->next)
 		;
 	*tail = src;
 	if (strcmp(description, "none") == 0)
 		description[0] = '\0';
 	else
 		strncat(description, ", ",
-			sizeof(description) - strlen(description) - 1);
-	strncat(description, spec, sizeof(description) - strlen(description) - 1);
+			sizeof(s->description) - strlen(description) - 1);
+	strncat(description, spec,
+		sizeof(s->description) - strlen(description) - 1);
 	return 0;
 }
 
-bool tf_sources_empty(void)
+bool tf_sources_empty(const struct tf_sources *s)
 {
-	return sources == NULL;
+	return s->list == NULL;
 }
 
-int tf_sources_start(struct tf_tracing *t)
+int tf_sources_start(struct tf_sources *s, struct tf_tracing *t)
 {
-	for (struct tf_source *s = sources; s; s = s->next) {
+	t->sources = s;
+	for (struct tf_source *src = s->list; src; src = src->next) {
 		int ret;
 
-		s->tracing = t;
-		ret = s->type->start ? s->type->start(s) : 0;
+		src->tracing = t;
+		ret = src->type->start ? src->type->start(src) : 0;
 		if (ret < 0)
 			return ret;
 	}
 	return 0;
 }
 
-void tf_sources_drain(void)
+void tf_sources_drain(struct tf_sources *s)
 {
-	tf_ring_channels_sync();	/* producers' rings never lag long */
-	for (struct tf_source *s = sources; s; s = s->next)
-		if (s->type->drain)
-			s->type->drain(s);
+	if (!s)
+		return;
+	tf_ring_channels_sync(s);	/* producers' rings never lag long */
+	for (struct tf_source *src = s->list; src; src = src->next)
+		if (src->type->drain)
+			src->type->drain(src);
 }
 
-void tf_sources_sync(void)
+void tf_sources_sync(struct tf_sources *s)
 {
-	tf_ring_channels_sync();
-	for (struct tf_source *s = sources; s; s = s->next)
-		if (s->type->sync)
-			s->type->sync(s);
+	if (!s)
+		return;
+	tf_ring_channels_sync(s);
+	for (struct tf_source *src = s->list; src; src = src->next)
+		if (src->type->sync)
+			src->type->sync(src);
 }
 
-void tf_sources_stop(void)
+void tf_sources_stop(struct tf_sources *s)
 {
-	struct tf_source *s = sources, *next;
+	struct tf_source *src, *next;
 
-	for (; s; s = s->next)
-		if (s->type->stop)
-			s->type->stop(s);
-	for (s = sources; s; s = next) {
-		next = s->next;
-		if (s->type->destroy)
-			s->type->destroy(s);
-		free(s);
+	if (!s)
+		return;
+	for (src = s->list; src; src = src->next)
+		if (src->type->stop)
+			src->type->stop(src);
+	for (src = s->list; src; src = next) {
+		next = src->next;
+		if (src->type->destroy)
+			src->type->destroy(src);
+		free(src);
 	}
-	sources = NULL;
+	s->list = NULL;
 }
 
-const char *tf_sources_describe(void)
+void tf_sources_free(struct tf_sources *s)
 {
-	return description;
+	if (!s)
+		return;
+	tf_sources_stop(s);
+	pthread_mutex_destroy(&s->ring_lock);
+	free(s);
+}
+
+const char *tf_sources_describe(const struct tf_sources *s)
+{
+	return s->description;
+}
+
+unsigned long long tf_sources_lost(const struct tf_sources *s, int cpu,
+				   int nr_cpus)
+{
+	unsigned long long sum = 0;
+
+	if (!s || nr_cpus <= 0)
+		return 0;
+	for (int c = cpu; c < 4096; c += nr_cpus)
+		sum += atomic_load_explicit(&s->lost_by_cpu[c],
+					    memory_order_relaxed);
+	return sum;
 }

@@ -398,8 +398,7 @@ int tf_trigger_register(struct tf_event_file *file, struct tf_trigger *data)
 	tf_trigger_update_cond(file);
 	if (first)
 		trigger_mode(file, true);
-	if (tf_event_enabled_hook)	/* the sources' push-down */
-		tf_event_enabled_hook(file);
+	tf_event_enabled_notify(file);	/* the sources' push-down */
 	return 0;
 }
 
@@ -409,8 +408,7 @@ void tf_trigger_unlink(struct tf_event_file *file, struct tf_trigger *data)
 	if (cds_list_empty(&file->triggers))
 		trigger_mode(file, false);
 	tf_trigger_update_cond(file);
-	if (tf_event_enabled_hook)	/* the sources' push-down */
-		tf_event_enabled_hook(file);
+	tf_event_enabled_notify(file);	/* the sources' push-down */
 }
 
 void tf_trigger_release(struct tf_trigger *data)

@@ -34,6 +34,7 @@
 #include "hist/hist.h"
 #include "source/ring.h"
 #include "source/ring_channel.h"
+#include "source/source.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
 
@@ -61,7 +62,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(1);
 	}
 	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init(&tracing) < 0)
+	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init(&tracing) < 0 ||
+	    tf_sources_start(tf_sources_new(), &tracing) < 0)
 		exit(1);
 	sw = tf_registry_find(reg, "sched", "sched_switch");
 	if (!sw)
@@ -140,7 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__atomic_store_n(&ctl->writer_closed, 1, __ATOMIC_RELEASE);
 	}
 	if (tf_ring_channel_attach(&tracing, fd, 4242, 4242, "fuzz", &ch) == 0) {
-		tf_ring_channels_sync();
+		tf_ring_channels_sync(tracing.sources);
 		tf_ring_channel_detach(ch, NULL);
 	}
 	munmap(map, map_size);
