@@ -72,6 +72,12 @@ struct nest_write {
 	unsigned size, off;
 };
 
+/*
+ * Per thread, not per tree: it lives only while one record is being
+ * dispatched on this thread (empty between records), like the kernel's
+ * per-CPU nesting state; the trace arrays it names are the tree's that
+ * the record is dispatched into.
+ */
 static __thread struct {
 	unsigned n_open, n_writes, used;
 	struct tf_trace_array *open[NEST_OPEN_MAX];

@@ -112,6 +112,7 @@ struct tf_hist_state {
 	struct named_hist *named;
 	pthread_mutex_t resolver_lock;
 	struct tf_hist_symbols resolver;
+	uint64_t next_id;		/* hist_data ids (hist_debug) */
 };
 
 /* A variable (HIST_FIELD_FL_VAR) or what a reference points at. */

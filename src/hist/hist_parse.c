@@ -573,10 +573,11 @@ static unsigned int hist_map_slots(unsigned int nr_cpus, unsigned int bits,
 	return n > cap ? (unsigned int)cap : n;
 }
 
-static uint64_t next_hist_id(void)
+/* A stand-in for the hist_data pointer hist_debug prints: the tree's
+ * next number, mixed (splitmix64) so that ids look like the kernel's. */
+static uint64_t next_hist_id(struct tf_hist_state *st)
 {
-	static uint64_t counter;
-	uint64_t z = __atomic_add_fetch(&counter, 1, __ATOMIC_RELAXED) *
+	uint64_t z = __atomic_add_fetch(&st->next_id, 1, __ATOMIC_RELAXED) *
 		     0x9e3779b97f4a7c15ull;
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
@@ -672,7 +673,7 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 		if (hd->fields[i]->flags &
 		    (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))
 			hd->key_filled = false;
-	hd->id = next_hist_id();
+	hd->id = next_hist_id(file->tr->tracing->hist);
 	hd->refs = 1;
 	*out = hd;
 	return 0;

@@ -27,6 +27,11 @@
 
 /* ---- ingest slots: one per live thread, reused after it exits ---------- */
 
+/*
+ * Process-wide on purpose: a slot names a thread, not a tree; a thread
+ * writes the same slot of every map of every tree, so two trees in one
+ * process share the allocator and nothing else.
+ */
 static uint64_t slot_bits[TRACING_MAP_SLOTS_MAX / 64];
 static pthread_key_t slot_key;
 static pthread_once_t slot_once = PTHREAD_ONCE_INIT;
@@ -397,6 +402,8 @@ static void hist_trigger_prefetch(struct tf_trigger *data,
  * nested trigger (an action's synthetic event firing another).  It is
  * not cleared between events: a histogram's values that reference its
  * own variables read what the last event left (the kernel's do too).
+ * Per thread, as the kernel's per CPU: a scratch area for the record
+ * being processed, not a tree's state.
  */
 #define HIST_PAD_DEPTH	4
 static __thread uint64_t hist_pad[HIST_PAD_DEPTH][TRACING_MAP_VARS_MAX];

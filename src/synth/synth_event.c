@@ -590,6 +590,8 @@ int tf_synth_event_destroy(struct tf_tracing *t, struct tf_synth_event *se)
 
 /* ---- the event path: trace_event_raw_event_synth() ---- */
 
+/* How deep the calling thread is in generated events (at most 8): a
+ * recursion count, zero between records, as the kernel's per-CPU one. */
 static __thread unsigned nesting;
 
 /* fetch_store_strlen(): with its NUL, at most MAX_STRING_SIZE */

@@ -262,7 +262,9 @@ void tf_trigger_snapshot_take(struct tf_trace_array *tr,
  * swaps the buffers in between moves the slot into the snapshot buffer
  * (the oracle shows the triggering record in `snapshot`).  The event path
  * notes tf_trigger_snapshot_swaps (per thread) before the triggers and
- * writes the record where tf_trigger_reserved_buffer() says.
+ * writes the record where tf_trigger_reserved_buffer() says.  Only its
+ * parity across one record's triggers matters, so one counter per
+ * thread serves every tree.
  */
 extern __thread unsigned tf_trigger_snapshot_swaps;
 

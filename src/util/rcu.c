@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rcu.c - lazy reader registration for liburcu's memb flavour.
+ *
+ * Process-wide by nature: liburcu registers threads, not trees, and one
+ * registration serves every tree a thread reads.
  */
 #include <pthread.h>
 
