@@ -52,6 +52,12 @@ struct owner {
 	bool set;
 };
 
+/*
+ * The mount's ownership and attribute state: per mount, and a daemon
+ * process serves one mount (main.c), so it is the process's.  No tree
+ * state lives here: trees made without a mount (tests, the library's
+ * use) never reach this file.
+ */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct attr_override *buckets[NR_BUCKETS];
 static uid_t mount_uid;

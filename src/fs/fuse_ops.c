@@ -511,6 +511,13 @@ struct stream_wait {
 	struct stream_wait *next;
 };
 
+/*
+ * The FUSE session's plumbing (the stream waker here, the poll thread
+ * and the invalidation queue below, the session and attr_timeout): per
+ * mount, and a daemon process serves one mount, so these are the
+ * process's.  They hold requests and open files, never a tree's state:
+ * the tree is the session's userdata.
+ */
 static pthread_mutex_t wait_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t wait_cond = PTHREAD_COND_INITIALIZER;
 static struct stream_wait *waits;

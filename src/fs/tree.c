@@ -469,6 +469,8 @@ static unsigned dir_nlink(const struct tf_node *n)
 	}
 }
 
+/* When the mount first answered a stat: the mount's, one per daemon
+ * process (see access.c), not a tree's. */
 static struct timespec mount_time;
 static pthread_once_t mount_time_once = PTHREAD_ONCE_INIT;
 
