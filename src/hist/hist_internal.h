@@ -233,6 +233,9 @@ struct hist_data {
 	struct tracing_map *map;	/* RCU: a clear replaces it */
 	unsigned int n_map_vars;	/* the map's vars (tracing_map_add_var) */
 	struct tf_event_file *file;
+	/* the tree's context: a named histogram outlives the trace array
+	 * of @file when others share it, the tree stays */
+	struct tf_tracing *tracing;
 	bool enable_timestamps;
 	bool remove;
 	bool need_comm;			/* an execname key: save comms */

@@ -627,6 +627,7 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 	hd->attrs = attrs;
 	hd->remove = remove;
 	hd->file = file;
+	hd->tracing = file->tr->tracing;
 	hd->map_bits = attrs->map_bits ? attrs->map_bits
 				       : TRACING_MAP_BITS_DEFAULT;
 	ret = parse_actions(ec, hd);
@@ -673,7 +674,7 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 		if (hd->fields[i]->flags &
 		    (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))
 			hd->key_filled = false;
-	hd->id = next_hist_id(file->tr->tracing->hist);
+	hd->id = next_hist_id(hd->tracing->hist);
 	hd->refs = 1;
 	*out = hd;
 	return 0;

@@ -144,8 +144,7 @@ static void print_stacktrace(struct strbuf *out, const void *key,
 		if (!addr)
 			return;
 		sb_printf(out, "%*c", 9, ' ');
-		tf_hist_format_sym(f->hist_data->file->tr->tracing, out, addr,
-				   true);
+		tf_hist_format_sym(f->hist_data->tracing, out, addr, true);
 		sb_putc(out, '\n');
 	}
 }
@@ -210,8 +209,7 @@ void hist_print_key(struct strbuf *out, const struct hist_data *hd,
 			v = key_u64(key, f);
 			sb_printf(out, "%s: [%llx] ", name, (unsigned long long)v);
 			start = out->len;
-			tf_hist_format_sym(f->hist_data->file->tr->tracing, out,
-					   v, off);
+			tf_hist_format_sym(f->hist_data->tracing, out, v, off);
 			sb_pad(out, start, off ? 55 : 45);
 		} else if (f->flags & HIST_FIELD_FL_EXECNAME) {
 			sb_printf(out, "%s: %-16s[%10llu]", name, comm,

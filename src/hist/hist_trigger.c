@@ -240,7 +240,7 @@ static void hist_put(struct hist_data *hd)
 	if (--hd->refs > 0)
 		return;
 	if (hd->attrs && hd->attrs->name)
-		del_named(hist_state(hd->file), hd);
+		del_named(hd->tracing->hist, hd);
 	remove_hist_vars(hd);
 	unregister_field_var_hists(hd);
 	hist_data_free(hd);
@@ -325,8 +325,7 @@ static void record_comm(const struct hist_data *hd,
 		return;
 	}
 	if (pid < 0 ||
-	    !tf_saved_cmdlines_find(&hd->file->tr->tracing->cmdlines, pid,
-				    comm))
+	    !tf_saved_cmdlines_find(&hd->tracing->cmdlines, pid, comm))
 		strcpy(comm, "<...>");
 }
 
