@@ -118,7 +118,7 @@ static void dispatch_one_to(struct tf_trace_array *tr,
 		return;
 	}
 	tf_rcu_read_lock();
-	tf_dispatch_to(tr, &rec, false);
+	tf_dispatch_opts(&tracing, &rec, &(struct tf_dispatch_opts){ .tr = tr });
 	tf_rcu_read_unlock();
 }
 

@@ -27,7 +27,13 @@ static int record_pid(const struct tf_record *rec)
 	return pid;
 }
 
-void tf_record_taskinfo(struct tf_tracing *t, const struct tf_record *rec)
+/*
+ * The kernel's tracing_record_taskinfo(): saves the comm (and, while
+ * tgids are recorded, the tgid) that the trace output prints for the
+ * record's pid.
+ */
+static void tf_record_taskinfo(struct tf_tracing *t,
+			       const struct tf_record *rec)
 {
 	if (rec->comm)
 		tf_saved_cmdlines_record(&t->cmdlines, record_pid(rec),
@@ -37,9 +43,14 @@ void tf_record_taskinfo(struct tf_tracing *t, const struct tf_record *rec)
 		tf_saved_tgids_record(&t->tgids, record_pid(rec), rec->tgid);
 }
 
-const struct tf_record *tf_record_stamp(const struct tf_trace_array *tr,
-					const struct tf_record *rec,
-					struct tf_record *copy)
+/*
+ * @rec as @tr's buffer stamps it (buffer/trace_clock.h): the same record,
+ * or, under a clock that is not the sources' (counter, uptime, x86-tsc),
+ * a copy in @copy with the clock's current value.
+ */
+static const struct tf_record *tf_record_stamp(const struct tf_trace_array *tr,
+					       const struct tf_record *rec,
+					       struct tf_record *copy)
 {
 	int clock = tr->clock_id;
 
@@ -98,7 +109,7 @@ static bool reserved_here(const struct tf_trace_array *tr)
  * already, this record's own write will wait too: its place in the queue
  * is taken now, before what its triggers write (-1 otherwise).
  */
-int tf_reserve_begin(struct tf_trace_array *tr)
+static int tf_reserve_begin(struct tf_trace_array *tr)
 {
 	int place = -1;
 
@@ -112,7 +123,7 @@ int tf_reserve_begin(struct tf_trace_array *tr)
 	return place;
 }
 
-void tf_reserve_end(struct tf_trace_array *tr)
+static void tf_reserve_end(struct tf_trace_array *tr)
 {
 	unsigned kept = 0;
 
@@ -192,7 +203,51 @@ static struct tf_ring_buffer *reserve(struct tf_trace_array *tr)
 }
 
 /*
- * The kernel's order (trace_events.h trace_trigger_soft_disabled(),
+ * From the reserved slot on, for both kinds of records: @rec (stamped)
+ * is seen by the triggers, bracketed by a reservation when @nests (what
+ * they generate on this thread lands after it), then written into the
+ * buffer the slot is in now (a snapshot trigger may have swapped it),
+ * then the post-triggers fire.  An event's record (@w NULL) is kept
+ * only if it is still recorded (the triggers may have changed the
+ * event's flags) and passes the event filter; a written record (@w, the
+ * ftrace system's) always is, after its writer's edit, and goes
+ * straight into the slot, ahead of what its triggers generated.
+ */
+static void triggers_and_commit(struct tf_trace_array *tr,
+				struct tf_event_file *file,
+				const struct tf_record *rec,
+				struct tf_ring_buffer *rb, bool nests,
+				const struct tf_dispatch_opts *w,
+				struct tf_record *wrec)
+{
+	unsigned swaps = tf_trigger_snapshot_swaps, tt, flags;
+	int place = nests ? tf_reserve_begin(tr) : -1;
+
+	tt = tf_triggers_call(file, rec);
+	if (w) {
+		if (w->edit)
+			w->edit(wrec, w->arg);
+		tf_record_taskinfo(tr->tracing, rec);
+		tf_ring_buffer_write(tf_trigger_reserved_buffer(tr, swaps),
+				     rec->cpu, rec->ts, rec->data, rec->size);
+	} else {
+		flags = atomic_load_explicit(&file->flags,
+					     memory_order_acquire);
+		if (rb && !(flags & TF_FILE_SOFT_DISABLED) &&
+		    (rec->prefiltered ||
+		     tf_filter_match(rcu_dereference(file->filter), rec)))
+			record_at(tr, tf_trigger_reserved_buffer(tr, swaps),
+				  rec, true, place);
+	}
+	if (nests)
+		tf_reserve_end(tr);
+	if (tt)
+		tf_triggers_post_call(file, tt, rec);
+}
+
+/*
+ * An event's record in one trace array, in the kernel's order
+ * (trace_events.h trace_trigger_soft_disabled(),
  * trace_event_buffer_lock_reserve(), __event_trigger_test_discard()):
  * - without TRIGGER_COND the triggers fire unconditionally first (with
  *   no record), before the soft-disabled and pid checks and before the
@@ -209,24 +264,14 @@ static struct tf_ring_buffer *reserve(struct tf_trace_array *tr)
  * The event filter only decides recording, never the triggers.
  * Callers hold tf_rcu_read_lock().
  */
-void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
-		    bool force)
+static void dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec)
 {
 	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
 	unsigned flags = atomic_load_explicit(&file->flags,
 					      memory_order_acquire);
 	struct tf_ring_buffer *rb;
 	struct tf_record copy;
-	unsigned tt, swaps;
-	int place = -1;
-	bool nests;
 
-	if (force) {
-		/* trace_marker: its writer runs the triggers (they see the
-		 * text before the newline is added), see trace_marker.c */
-		record(tr, tr->buffer, rec, false);
-		return;
-	}
 	if (!(flags & TF_FILE_ENABLED))
 		return;
 	if (!(flags & TF_FILE_TRIGGER_COND)) {
@@ -247,49 +292,34 @@ void tf_dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec,
 	rb = reserve(tr);
 	/* stamped as reserved: the triggers (common_timestamp) see it so */
 	rec = tf_record_stamp(tr, rec, &copy);
-	swaps = tf_trigger_snapshot_swaps;
 	/* bracketed where triggers generate records, or a record of
 	 * this trace array is reserved already (this one waits too) */
-	nests = rb && ((flags & TF_FILE_TRIGGER_GENERATES) || nest.n_open);
-	if (nests)
-		place = tf_reserve_begin(tr);
-	tt = tf_triggers_call(file, rec);
-	flags = atomic_load_explicit(&file->flags, memory_order_acquire);
-	if (rb && !(flags & TF_FILE_SOFT_DISABLED) &&
-	    (rec->prefiltered ||
-	     tf_filter_match(rcu_dereference(file->filter), rec)))
-		record_at(tr, tf_trigger_reserved_buffer(tr, swaps), rec, true,
-			  place);
-	if (nests)
-		tf_reserve_end(tr);
-	if (tt)
-		tf_triggers_post_call(file, tt, rec);
+	triggers_and_commit(tr, file, rec, rb,
+			    rb && ((flags & TF_FILE_TRIGGER_GENERATES) ||
+				   nest.n_open), NULL, NULL);
 }
 
-bool tf_dispatch_written(struct tf_trace_array *tr, struct tf_record *rec,
-			 void (*edit)(struct tf_record *rec, void *arg),
-			 void *arg)
+/*
+ * A written record (the ftrace system's: trace_marker, an injected or
+ * produced ftrace:print) in @tr, as the kernel's tracing_mark_write():
+ * no enable file, no pid or event filter; with tracing on, stamped, its
+ * triggers see it (not trace_marker_raw's), and it is written.
+ */
+static bool dispatch_written(struct tf_trace_array *tr, struct tf_record *rec,
+			     const struct tf_dispatch_opts *o)
 {
-	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
 	struct tf_record copy;
-	unsigned tt, swaps;
 
 	if (!atomic_load(&tr->tracing_on))
 		return false;
+	if (o->no_triggers) {
+		record(tr, tr->buffer, rec, false);
+		return true;
+	}
 	copy = *tf_record_stamp(tr, rec, &copy);
 	*rec = copy;
-	swaps = tf_trigger_snapshot_swaps;
-	tf_reserve_begin(tr);
-	tt = tf_triggers_call(file, rec);
-	if (edit)
-		edit(rec, arg);
-	/* the slot was reserved before the triggers ran (tracing was on) */
-	tf_record_taskinfo(tr->tracing, rec);
-	tf_ring_buffer_write(tf_trigger_reserved_buffer(tr, swaps), rec->cpu,
-			     rec->ts, rec->data, rec->size);
-	tf_reserve_end(tr);
-	if (tt)
-		tf_triggers_post_call(file, tt, rec);
+	triggers_and_commit(tr, tf_tr_file(tr, rec->event->index), rec,
+			    tr->buffer, true, o, rec);
 	return true;
 }
 
@@ -312,18 +342,33 @@ static void follow(struct tf_tracing *t, const struct tf_record *rec,
 			tf_pid_lists_follow(tr, rec);
 }
 
-void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec)
+bool tf_dispatch_opts(struct tf_tracing *t, const struct tf_record *rec,
+		      const struct tf_dispatch_opts *o)
 {
 	struct tf_trace_array *tr;
-	bool forks = atomic_load_explicit(&t->nr_event_fork,
-					  memory_order_relaxed) > 0;
+	bool forks;
 
+	if (__builtin_expect(rec->written, 0)) {
+		static const struct tf_dispatch_opts none;
+		struct tf_record w = *rec;
+
+		if (!o)
+			o = &none;
+		return dispatch_written(o->tr ? o->tr : t->top, &w, o);
+	}
+	if (__builtin_expect(o && o->tr, 0)) {
+		dispatch_to(o->tr, rec);
+		return true;
+	}
+	forks = atomic_load_explicit(&t->nr_event_fork,
+				     memory_order_relaxed) > 0;
 	if (__builtin_expect(forks, 0))
 		follow(t, rec, t->sched.free);
 	cds_list_for_each_entry_rcu(tr, &t->instances, list)
-		tf_dispatch_to(tr, rec, false);
+		dispatch_to(tr, rec);
 	if (__builtin_expect(forks, 0))
 		follow(t, rec, t->sched.fork);
+	return true;
 }
 
 /* @file is hooked and some trigger of it wants records prefetched. */

@@ -124,6 +124,12 @@ struct tf_record {
 	 * push-down to the host): trace arrays do not filter it again.
 	 */
 	bool prefiltered;
+	/*
+	 * Written by its producer as trace_marker writes (an injected or
+	 * produced ftrace:print): no enable file, recorded in the top level
+	 * whenever tracing is on (events/dispatch.h).
+	 */
+	bool written;
 };
 
 /* Reads an integer field of a record, sign-extending signed fields. */

@@ -929,6 +929,8 @@ int tf_inject_parse(struct tf_inject *p, const char *line, size_t len,
 		.comm = have_comm ? p->comm : NULL,
 		.stack = nr_stack ? p->stack : NULL,
 		.nr_stack = nr_stack,
+		/* ftrace:print and friends: written, as trace_marker */
+		.written = strcmp(e->ev->system, "ftrace") == 0,
 	};
 	return 1;
 too_big:
@@ -985,10 +987,7 @@ static void one_line(struct tf_inject_stream *s, const char *line, size_t len)
 			rec.cpu %= s->tracing->nr_cpus;
 		if (!s->batch++)
 			tf_rcu_read_lock();
-		if (strcmp(rec.event->system, "ftrace") == 0)
-			tf_dispatch_written(s->tracing->top, &rec, NULL, NULL);
-		else
-			tf_dispatch_locked(s->tracing, &rec);
+		tf_dispatch_locked(s->tracing, &rec);
 		if (s->batch == TF_DISPATCH_BATCH)
 			batch_end(s);
 	}

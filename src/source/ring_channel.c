@@ -184,7 +184,7 @@ static void dispatch_run(struct tf_ring_channel *ch, unsigned from,
 static unsigned drain_batch(struct tf_ring_channel *ch)
 {
 	struct tf_tracing *t = ch->tracing;
-	unsigned n = 0, taken = 0, used = 0, from = 0;
+	unsigned n = 0, taken = 0, used = 0;
 	struct tf_ring_clock_line line;
 	bool have_line = false;
 	const char *why;
@@ -236,18 +236,15 @@ static unsigned drain_batch(struct tf_ring_channel *ch)
 			.cpu = (int)rr.cpu,
 			.comm = ch->comm,
 			.tgid = ch->tgid,
+			/* into the top level's buffer, as trace_marker */
+			.written = c->ftrace,
 		};
 		used += (TF_RING_EVENT_HDR + rr.len + 7) & ~7u;
-		if (c->ftrace) {	/* written into the top level's buffer */
-			dispatch_run(ch, from, n);
-			tf_dispatch_written(t->top, &ch->recs[n], NULL, NULL);
-			from = n + 1;
-		}
 		n++;
 	}
 	/* the copies are ours: the producer may reuse the space */
 	tf_ring_reader_release(&ch->r);
-	dispatch_run(ch, from, n);
+	dispatch_run(ch, 0, n);
 	tf_rcu_read_unlock();
 	count(&ch->records, n);
 	return taken;

@@ -114,12 +114,15 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 		.ts = clock_ns(),
 		.cpu = sched_getcpu(),
 		.comm = comm[0] ? comm : NULL, .tgid = tgid,
+		.written = true,
 	};
 	if (rec.cpu < 0)
 		rec.cpu = 0;
 	rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
 	tf_rcu_read_lock();
-	tf_dispatch_written(tr, &rec, add_newline, NULL);
+	tf_dispatch_opts(tr->tracing, &rec, &(struct tf_dispatch_opts){
+		.tr = tr, .edit = add_newline,
+	});
 	tf_rcu_read_unlock();
 	return (long)n;
 }
@@ -154,12 +157,15 @@ long tf_trace_marker_raw_write(struct tf_trace_array *tr, int pid,
 	rec = (struct tf_record) {
 		.event = ev, .data = data, .size = buf_f->offset + (unsigned)n,
 		.ts = clock_ns(), .cpu = sched_getcpu(),
+		.written = true,
 	};
 	if (rec.cpu < 0)
 		rec.cpu = 0;
 	rec.cpu %= tf_ring_buffer_nr_cpus(tr->buffer);
 	tf_rcu_read_lock();
-	tf_dispatch_to(tr, &rec, true);
+	tf_dispatch_opts(tr->tracing, &rec, &(struct tf_dispatch_opts){
+		.tr = tr, .no_triggers = true,
+	});
 	tf_rcu_read_unlock();
 	return (long)len;
 }
