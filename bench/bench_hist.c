@@ -30,7 +30,7 @@
  *   (-a: one tf_dispatch_locked() per record instead, no looking ahead);
  *   -f DIR: the formats (default the source tree's tests/oracle/formats-6.12).
  */
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "hist/hist.h"
 #include "hist/tracing_map.h"

@@ -23,9 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "source/inject.h"
 #include "bench_common.h"
 

@@ -30,7 +30,7 @@
  * usage: bench_inter [-n pairs_per_thread] [-r repetitions] [-f formats] [-P]
  *   -P: the pipeline alone, one thread (for callgrind's instruction counts)
  */
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "hist/hist.h"
 #include "hist/tracing_map.h"

@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "source/replay.h"
 #include "buffer/ring_buffer.h"
 #include "bench_common.h"

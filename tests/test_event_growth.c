@@ -35,9 +35,9 @@
 
 #include "check.h"
 #include "buffer/ring_buffer.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "fs/tree.h"
 #include "source/inject.h"
 #include "util/kstrto.h"

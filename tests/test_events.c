@@ -11,7 +11,7 @@
 
 #include "check.h"
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "util/rcu.h"
 #include "util/kstrto.h"
 

@@ -31,9 +31,9 @@
 
 #include "check.h"
 #include "buffer/ring_buffer.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
 #include "util/kstrto.h"

@@ -14,7 +14,7 @@
 #include "hist/hist.h"
 #include "hist/tracing_map.h"
 #include "trigger/trigger.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "util/rcu.h"
 #include "check.h"

@@ -20,7 +20,7 @@
  * TF_CONC_LOOPS sets the control loops (default 40: about a second;
  * under TSan about ten).
  */
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "hist/hist.h"
 #include "trigger/trigger.h"

@@ -29,7 +29,7 @@
 #include <urcu/urcu-memb.h>
 
 #include "check.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "hist/hist.h"
 #include "synth/synth.h"

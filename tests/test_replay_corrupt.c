@@ -19,7 +19,7 @@
 
 #include "check.h"
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "source/replay.h"
 #include "source/replay_probe.h"
 

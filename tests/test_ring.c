@@ -28,7 +28,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "hist/hist.h"
 #include "source/ring.h"

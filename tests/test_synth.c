@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/ksyms.h"
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "fs/files.h"
 #include "fs/tree.h"
 #include "synth/synth.h"

@@ -32,7 +32,6 @@
 #include "buffer/saved_cmdlines.h"
 #include "events/ksyms.h"
 #include "events/schema.h"
-#include "events/trace_array.h"	/* TF_TRACE_* */
 #include "util/rcu.h"
 
 /* FTRACE_TRAMPOLINE_MARKER: a stack slot the kernel names, not resolves */

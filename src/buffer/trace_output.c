@@ -21,7 +21,6 @@
 #include "buffer/saved_tgids.h"
 #include "buffer/event_print.h"
 #include "buffer/trace_output.h"
-#include "events/trace_array.h"	/* TF_TRACE_* */
 #include "util/rcu.h"
 
 /* The kernel's TRACE_FLAG_* bits in common_flags. */

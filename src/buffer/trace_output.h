@@ -18,6 +18,24 @@
 #include "util/strbuf.h"
 
 /*
+ * The trace_options that change what `trace` prints or what the event
+ * path records (the kernel's TRACE_ITER_* bits); files_options.c keeps
+ * their state in tf_trace_array.trace_flags, the others in its options.
+ */
+enum {
+	TF_TRACE_CONTEXT_INFO	= 1u << 0,	/* comm-pid, cpu, flags, time */
+	TF_TRACE_IRQ_INFO	= 1u << 1,	/* the latency flags column */
+	TF_TRACE_RECORD_TGID	= 1u << 2,	/* the TGID column; save tgids */
+	TF_TRACE_LATENCY_FMT	= 1u << 3,	/* the latency-format layout */
+	TF_TRACE_VERBOSE	= 1u << 4,
+	TF_TRACE_OVERWRITE	= 1u << 5,	/* full buffers drop old pages */
+	TF_TRACE_EVENT_FORK	= 1u << 6,	/* pid lists follow forks */
+};
+/* As options/ starts, at the top level and in instances alike. */
+#define TF_TRACE_DEFAULT_FLAGS	(TF_TRACE_CONTEXT_INFO | TF_TRACE_IRQ_INFO | \
+				 TF_TRACE_OVERWRITE)
+
+/*
  * What a reader prints with: the part of the kernel's trace_iterator
  * that the output options and the clock decide.
  */
@@ -26,7 +44,7 @@ struct tf_trace_iter {
 	/* the tree's comms and tgids (its struct tf_tracing's) */
 	struct tf_saved_cmdlines *cmdlines;
 	struct tf_saved_tgids *tgids;
-	unsigned trace_flags;	/* TF_TRACE_* (events/trace_array.h) */
+	unsigned trace_flags;	/* TF_TRACE_* (below) */
 	bool lat_fmt;		/* TRACE_FILE_LAT_FMT: latency-format, and
 				 * not the snapshot file */
 	bool time_in_ns;	/* TRACE_FILE_TIME_IN_NS: the clock's unit */

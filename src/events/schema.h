@@ -127,7 +127,7 @@ struct tf_record {
 	/*
 	 * Written by its producer as trace_marker writes (an injected or
 	 * produced ftrace:print): no enable file, recorded in the top level
-	 * whenever tracing is on (events/dispatch.h).
+	 * whenever tracing is on (dispatch/dispatch.h).
 	 */
 	bool written;
 };

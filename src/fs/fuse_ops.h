@@ -8,7 +8,7 @@
 #define FUSE_USE_VERSION 312
 #include <fuse_lowlevel.h>
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 
 extern const struct fuse_lowlevel_ops tf_fuse_ops;
 

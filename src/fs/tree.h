@@ -21,7 +21,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "util/strbuf.h"
 
 enum tf_node_kind {

@@ -22,7 +22,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "util/strbuf.h"
 
 /* Makes @t's hist state (freed by tf_tracing_destroy()) and registers

@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "events/schema.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "hist/hist.h"
 #include "hist/tracing_map.h"
 #include "trigger/trigger.h"

@@ -18,7 +18,7 @@
 #include <stdint.h>
 
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 
 /* The largest record one line can make (a 4 KiB sub-buffer's payload). */
 #define TF_INJECT_MAX_RECORD 4072

@@ -14,7 +14,7 @@
 
 #include "buffer/ring_buffer.h"
 #include "buffer/saved_cmdlines.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "source/inject.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"

@@ -43,8 +43,8 @@
 #include <traceevent/kbuffer.h>
 
 #include "buffer/saved_tgids.h"
-#include "events/dispatch.h"
-#include "events/trace_array.h"
+#include "dispatch/dispatch.h"
+#include "trace/trace_array.h"
 #include "util/rcu.h"
 #include <urcu/rculist.h>
 #include "source/source.h"

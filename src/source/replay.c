@@ -41,7 +41,7 @@
 #include <trace-cmd/trace-cmd.h>
 #include <traceevent/event-parse.h>
 
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/ksyms.h"
 #include "source/replay.h"
 #include "source/replay_probe.h"

@@ -6,7 +6,7 @@
 #ifndef TF_SOURCE_REPLAY_H
 #define TF_SOURCE_REPLAY_H
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 
 struct tf_replay_opts {
 	double speed;		/* 0: as fast as possible; 1: real time */

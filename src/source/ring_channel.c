@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "buffer/saved_cmdlines.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "source/ring.h"
 #include "source/source.h"

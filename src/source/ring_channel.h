@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 
 struct tf_sources;
 

@@ -25,7 +25,7 @@
 #ifndef TF_SOURCE_SESSION_H
 #define TF_SOURCE_SESSION_H
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 
 /* Serves the connection @fd until the client goes; then cleans up. */
 void tf_session_serve(struct tf_tracing *t, int fd);

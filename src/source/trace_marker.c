@@ -18,7 +18,7 @@
 #include "buffer/saved_cmdlines.h"
 #include "buffer/saved_tgids.h"
 #include "buffer/trace_clock.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/ksyms.h"
 #include "source/trace_marker.h"
 #include "trigger/trigger.h"

@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 
 /* The address the print records' ip holds, resolved to the name below. */
 #define TF_MARKER_IP 0xffffffff81000000ull

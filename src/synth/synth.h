@@ -25,7 +25,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "util/strbuf.h"
 
 #define TF_SYNTH_SYSTEM		"synthetic"

@@ -12,7 +12,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/ksyms.h"
 #include "synth/synth_internal.h"
 #include "util/kstrto.h"

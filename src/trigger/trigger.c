@@ -381,6 +381,8 @@ int tf_trigger_register(struct tf_event_file *file, struct tf_trigger *data)
 	bool first;
 	int ret;
 
+	/* a trace array that goes takes its triggers with it */
+	file->tr->tracing->triggers_clear = tf_trigger_clear_all;
 	if (type != TF_ETT_NONE && type != TF_ETT_EVENT_HIST &&
 	    tf_trigger_find_same(file, data))
 		return -EEXIST;

@@ -22,7 +22,7 @@
 
 #include "util/rcu.h"
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "util/strbuf.h"
 
 struct tf_filter;
@@ -159,7 +159,7 @@ void tf_trigger_show(struct tf_event_file *file, struct strbuf *out);
  * tf_triggers_post_call() once the record is written.  @rec == NULL is
  * the kernel's unconditional call (no TRIGGER_COND): every unpaused
  * trigger fires, filters and post-ness ignored.  Callers hold
- * tf_rcu_read_lock().  See src/events/dispatch.c for the order.
+ * tf_rcu_read_lock().  See src/dispatch/dispatch.c for the order.
  */
 unsigned tf_triggers_call(struct tf_event_file *file,
 			  const struct tf_record *rec);

@@ -24,7 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "source/inject.h"
 #include "util/rcu.h"

@@ -37,7 +37,7 @@
 #include <urcu/urcu-memb.h>
 
 #include "events/registry.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "hist/hist.h"
 #include "synth/synth.h"
 #include "trigger/trigger.h"

@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "fs/files.h"
 #include "hist/hist.h"

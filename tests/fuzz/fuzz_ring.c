@@ -29,7 +29,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "events/registry.h"
 #include "hist/hist.h"
 #include "source/ring.h"

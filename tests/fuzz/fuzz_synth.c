@@ -32,7 +32,7 @@
 
 #include "events/ksyms.h"
 #include "events/registry.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "fs/files.h"
 #include "fs/tree.h"
 #include "synth/synth.h"

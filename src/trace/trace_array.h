@@ -8,8 +8,8 @@
  * on tf_tracing.lock; the event path reads flags and RCU-published
  * pointers without locks.
  */
-#ifndef TF_EVENTS_TRACE_ARRAY_H
-#define TF_EVENTS_TRACE_ARRAY_H
+#ifndef TF_TRACE_TRACE_ARRAY_H
+#define TF_TRACE_TRACE_ARRAY_H
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,6 +21,7 @@
 #include "buffer/saved_cmdlines.h"
 #include "buffer/saved_tgids.h"
 #include "buffer/trace_clock.h"
+#include "buffer/trace_output.h"
 #include "events/registry.h"
 #include "filter/filter.h"
 #include "util/error_log.h"
@@ -72,24 +73,6 @@ struct tf_event_file {
 	struct tf_filter *filter;	/* compiled filter, RCU */
 	struct cds_list_head triggers;	/* RCU list of triggers */
 };
-
-/*
- * The trace_options that change what `trace` prints or what the event
- * path records (the kernel's TRACE_ITER_* bits); files_options.c keeps
- * their state here, the others in tf_trace_array.options.
- */
-enum {
-	TF_TRACE_CONTEXT_INFO	= 1u << 0,	/* comm-pid, cpu, flags, time */
-	TF_TRACE_IRQ_INFO	= 1u << 1,	/* the latency flags column */
-	TF_TRACE_RECORD_TGID	= 1u << 2,	/* the TGID column; save tgids */
-	TF_TRACE_LATENCY_FMT	= 1u << 3,	/* the latency-format layout */
-	TF_TRACE_VERBOSE	= 1u << 4,
-	TF_TRACE_OVERWRITE	= 1u << 5,	/* full buffers drop old pages */
-	TF_TRACE_EVENT_FORK	= 1u << 6,	/* pid lists follow forks */
-};
-/* As options/ starts, at the top level and in instances alike. */
-#define TF_TRACE_DEFAULT_FLAGS	(TF_TRACE_CONTEXT_INFO | TF_TRACE_IRQ_INFO | \
-				 TF_TRACE_OVERWRITE)
 
 /*
  * A sorted set of pids, replaced whole under RCU (set_event_pid): by
@@ -246,6 +229,12 @@ struct tf_tracing {
 	 */
 	void (*event_enabled_hook)(struct tf_event_file *file, void *data);
 	void *event_enabled_data;
+	/*
+	 * Removes every trigger of a trace array that goes (the kernel's
+	 * clear_event_triggers()): set by src/trigger when the tree gets its
+	 * first trigger, under the lock; NULL while it has had none.
+	 */
+	void (*triggers_clear)(struct tf_trace_array *tr);
 	/* what filters compile with: .function's symbols (none until
 	 * tf_tracing_use_ksyms()) and CPUS{}'s nr_cpu_ids (0: the host's) */
 	struct tf_filter_env filter_env;

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "events/ksyms.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "filter/filter.h"
 #include "util/rcu.h"
 

@@ -21,7 +21,7 @@
 
 #include "util/rcu.h"
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "util/kstrto.h"
 
 #define PID_TOKEN_MAX 127		/* the kernel parser's buffer */

@@ -13,7 +13,7 @@
 #include "buffer/saved_cmdlines.h"
 #include "buffer/saved_tgids.h"
 #include "buffer/trace_clock.h"
-#include "events/dispatch.h"
+#include "dispatch/dispatch.h"
 #include "trigger/trigger.h"
 #include "filter/filter.h"
 

@@ -3,10 +3,10 @@
  * dispatch.h - the one path every event takes: from a source's record to
  * each trace array's triggers, filter, pid filter and trace buffer.
  */
-#ifndef TF_EVENTS_DISPATCH_H
-#define TF_EVENTS_DISPATCH_H
+#ifndef TF_DISPATCH_DISPATCH_H
+#define TF_DISPATCH_DISPATCH_H
 
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 
 /*
  * The one path of every record, whatever its source: the entry point

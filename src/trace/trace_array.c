@@ -13,9 +13,8 @@
 
 #include "buffer/ring_buffer.h"
 #include "buffer/trace_clock.h"
-#include "events/trace_array.h"
+#include "trace/trace_array.h"
 #include "util/bitmap_parse.h"
-#include "trigger/trigger.h"
 #include "filter/filter.h"
 
 #define TF_DEFAULT_BUFFER_KB 1408	/* the kernel's default per CPU */
@@ -132,7 +131,10 @@ static void tr_free(struct tf_trace_array *tr)
 
 	if (!tr)
 		return;
-	tf_trigger_clear_all(tr);	/* clear_event_triggers() */
+	/* clear_event_triggers(): src/trigger's, which sets the hook with
+	 * the tree's first trigger */
+	if (tr->tracing->triggers_clear)
+		tr->tracing->triggers_clear(tr);
 	tf_clear_events(tr);
 	nr = tr->tracing->reg->nr_events;
 	for (unsigned i = 0; i < nr; i++) {
