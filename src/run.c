@@ -54,6 +54,9 @@
 
 int main(int argc, char **argv);
 
+/* `tracefuse run` is a program of its own (one per process), not the
+ * engine: its host fd, its mode and the child its signal handler
+ * forwards to are the process's. */
 static int run_host_fd = -1;
 static int in_run;
 static volatile pid_t command_pid;
