@@ -213,7 +213,10 @@ static struct tf_ring_buffer *reserve(struct tf_trace_array *tr)
  * ftrace system's) always is, after its writer's edit, and goes
  * straight into the slot, ahead of what its triggers generated.
  */
-static void triggers_and_commit(struct tf_trace_array *tr,
+/* always inlined: each caller's copy drops the other kind's branch, so
+ * the event path costs what a sequence of its own would */
+static inline __attribute__((always_inline)) void
+triggers_and_commit(struct tf_trace_array *tr,
 				struct tf_event_file *file,
 				const struct tf_record *rec,
 				struct tf_ring_buffer *rb, bool nests,
@@ -342,8 +345,13 @@ static void follow(struct tf_tracing *t, const struct tf_record *rec,
 			tf_pid_lists_follow(tr, rec);
 }
 
-bool tf_dispatch_opts(struct tf_tracing *t, const struct tf_record *rec,
-		      const struct tf_dispatch_opts *o)
+/*
+ * The entry point's body; tf_dispatch_locked() is its copy without
+ * options (the event path), tf_dispatch_opts() the one with.
+ */
+static inline __attribute__((always_inline)) bool
+dispatch(struct tf_tracing *t, const struct tf_record *rec,
+	 const struct tf_dispatch_opts *o)
 {
 	struct tf_trace_array *tr;
 	bool forks;
@@ -369,6 +377,17 @@ bool tf_dispatch_opts(struct tf_tracing *t, const struct tf_record *rec,
 	if (__builtin_expect(forks, 0))
 		follow(t, rec, t->sched.fork);
 	return true;
+}
+
+bool tf_dispatch_opts(struct tf_tracing *t, const struct tf_record *rec,
+		      const struct tf_dispatch_opts *o)
+{
+	return dispatch(t, rec, o);
+}
+
+void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec)
+{
+	dispatch(t, rec, NULL);
 }
 
 /* @file is hooked and some trigger of it wants records prefetched. */

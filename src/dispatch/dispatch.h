@@ -45,12 +45,8 @@ bool tf_dispatch_opts(struct tf_tracing *t, const struct tf_record *rec,
 		      const struct tf_dispatch_opts *o);
 #define TF_DISPATCH_BATCH 64
 
-/* tf_dispatch_opts() without options. */
-static inline void tf_dispatch_locked(struct tf_tracing *t,
-				      const struct tf_record *rec)
-{
-	tf_dispatch_opts(t, rec, NULL);
-}
+/* tf_dispatch_opts() without options (the same body, compiled apart). */
+void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec);
 
 /* The same, taking and dropping the read lock itself. */
 void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec);
