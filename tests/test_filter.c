@@ -685,15 +685,16 @@ static void test_quote_in_cpulist(void)
 	struct tf_filter_error e;
 	struct tf_filter *f;
 
-	tf_filter_set_nr_cpus(2);
+	env.nr_cpus = 2;
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		f = NULL;
-		CHECK_INT(tf_filter_compile(&tev, cases[i].str, &f, &e), -EPERM);
+		CHECK_INT(tf_filter_compile(&env, &tev, cases[i].str, &f, &e),
+			  -EPERM);
 		CHECK_INT(e.err, TF_FILT_ERR_TOO_MANY_PREDS);
 		CHECK_INT(e.pos, cases[i].pos);
 		CHECK(f == NULL);
 	}
-	tf_filter_set_nr_cpus(0);
+	env.nr_cpus = 0;
 }
 
 int main(void)

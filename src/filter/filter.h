@@ -10,7 +10,7 @@
  * Writing a filter, the way the kernel does it:
  *
  *	if (tf_filter_is_clear(buf))            -> remove the filter ("none")
- *	else if (tf_filter_compile(ev, buf, &f, &e) == 0)
+ *	else if (tf_filter_compile(env, ev, buf, &f, &e) == 0)
  *		publish f; the file reads tf_filter_string(f) + "\n"
  *	else
  *		unfilter the event; the file reads
