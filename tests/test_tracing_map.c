@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 static struct tracing_map *new_map(unsigned int bits, unsigned int key_size,
@@ -591,7 +592,7 @@ static void *reader_thread(void *arg)
 				r->bad++;
 		}
 		last = n;
-		r->snapshots++;
+		__atomic_add_fetch(&r->snapshots, 1, __ATOMIC_RELEASE);
 		tracing_map_destroy_sort_entries(e, n);
 	}
 	return NULL;
@@ -605,6 +606,10 @@ static void test_reader_during_inserts(void)
 	pthread_t tid;
 
 	pthread_create(&tid, NULL, reader_thread, &r);
+	/* the reader is running before the writers start, however the
+	 * machine's load schedules it */
+	while (!__atomic_load_n(&r.snapshots, __ATOMIC_ACQUIRE))
+		sched_yield();
 	run_writers(map, 4000, 20);
 	__atomic_store_n(&r.stop, 1, __ATOMIC_RELEASE);
 	pthread_join(tid, NULL);
