@@ -28,10 +28,7 @@
 #include "events/registry.h"
 #include "source/inject.h"
 #include "util/rcu.h"
-
-#ifndef TF_FUZZ_FORMATS
-#define TF_FUZZ_FORMATS "tests/oracle/formats-6.12"
-#endif
+#include "fuzz_tree.h"
 
 static struct tf_registry *reg;
 static struct tf_tracing tracing;
@@ -39,20 +36,10 @@ static struct tf_inject *inject;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	const char *dir = getenv("TF_FUZZ_FORMATS");
-	int fd;
 
 	(void)argc;
 	(void)argv;
-	fd = open(dir ? dir : TF_FUZZ_FORMATS, O_RDONLY | O_DIRECTORY);
-	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "fuzz") < 0) {
-		fprintf(stderr, "fuzz_control: cannot load formats "
-			"(TF_FUZZ_FORMATS)\n");
-		exit(1);
-	}
-	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0)
-		exit(1);
+	fuzz_tree_init("fuzz_control", &reg, &tracing, 2, false);
 	inject = tf_inject_new(reg);
 	if (!inject)
 		exit(1);

@@ -42,10 +42,7 @@
 #include "synth/synth.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
-
-#ifndef TF_FUZZ_FORMATS
-#define TF_FUZZ_FORMATS "tests/oracle/formats-6.12"
-#endif
+#include "fuzz_tree.h"
 
 static struct tf_registry *reg;
 static struct tf_tracing tracing;
@@ -79,20 +76,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		{ "ev2", "ev2 u64 lat; u64 val; char d[]; unsigned long[] st" },
 		{ "wakeup_latency", "wakeup_latency u64 lat; pid_t pid; char comm[16]" },
 	};
-	const char *dir = getenv("TF_FUZZ_FORMATS");
 	struct tf_hist_symbols syms = { .lookup = fake_lookup };
-	int fd;
 
 	(void)argc;
 	(void)argv;
-	fd = open(dir ? dir : TF_FUZZ_FORMATS, O_RDONLY | O_DIRECTORY);
-	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "fuzz") < 0) {
-		fprintf(stderr, "fuzz_hist: cannot load formats (TF_FUZZ_FORMATS)\n");
-		exit(1);
-	}
-	close(fd);
-	if (tf_tracing_init(&tracing, reg, 4) < 0 || tf_hist_init(&tracing) < 0)
-		exit(1);
+	fuzz_tree_init("fuzz_hist", &reg, &tracing, 4, true);
 	tf_hist_set_symbols(&tracing, &syms);
 	for (int i = 0; i < 6; i++) {
 		struct tf_event *ev = tf_registry_find(reg, evs[i][0], evs[i][1]);

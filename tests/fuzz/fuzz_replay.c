@@ -29,10 +29,7 @@
 #include "source/replay.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
-
-#ifndef TF_FUZZ_FORMATS
-#define TF_FUZZ_FORMATS "tests/oracle/formats-6.12"
-#endif
+#include "fuzz_tree.h"
 
 static struct tf_registry *reg;
 static struct tf_tracing tracing;
@@ -49,22 +46,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	static const char hist[] =
 		"hist:keys=prev_comm,next_pid:vals=hitcount,prev_state";
-	const char *formats = getenv("TF_FUZZ_FORMATS");
 	struct tf_event *sw;
-	int fd;
 
 	(void)argc;
 	(void)argv;
-	fd = open(formats ? formats : TF_FUZZ_FORMATS,
-		  O_RDONLY | O_DIRECTORY);
-	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "fuzz") < 0) {
-		fprintf(stderr, "fuzz_replay: cannot load formats "
-			"(TF_FUZZ_FORMATS)\n");
-		exit(1);
-	}
-	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init(&tracing) < 0)
-		exit(1);
+	fuzz_tree_init("fuzz_replay", &reg, &tracing, 2, true);
 	snprintf(dir, sizeof(dir), "%s/tf-fuzz-replay.XXXXXX",
 		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (strlen(dir) > 60 || !mkdtemp(dir))

@@ -37,10 +37,7 @@
 #include "source/source.h"
 #include "trigger/trigger.h"
 #include "util/rcu.h"
-
-#ifndef TF_FUZZ_FORMATS
-#define TF_FUZZ_FORMATS "tests/oracle/formats-6.12"
-#endif
+#include "fuzz_tree.h"
 
 static struct tf_registry *reg;
 static struct tf_tracing tracing;
@@ -48,22 +45,12 @@ static struct tf_tracing tracing;
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	static const char hist[] = "hist:keys=prev_pid,next_comm:vals=hitcount";
-	const char *formats = getenv("TF_FUZZ_FORMATS");
 	struct tf_event *sw;
-	int fd;
 
 	(void)argc;
 	(void)argv;
-	fd = open(formats ? formats : TF_FUZZ_FORMATS,
-		  O_RDONLY | O_DIRECTORY);
-	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "fuzz") < 0) {
-		fprintf(stderr, "fuzz_ring: cannot load formats "
-			"(TF_FUZZ_FORMATS)\n");
-		exit(1);
-	}
-	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0 || tf_hist_init(&tracing) < 0 ||
-	    tf_sources_start(tf_sources_new(), &tracing) < 0)
+	fuzz_tree_init("fuzz_ring", &reg, &tracing, 2, true);
+	if (tf_sources_start(tf_sources_new(), &tracing) < 0)
 		exit(1);
 	sw = tf_registry_find(reg, "sched", "sched_switch");
 	if (!sw)

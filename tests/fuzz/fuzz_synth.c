@@ -37,10 +37,7 @@
 #include "fs/tree.h"
 #include "synth/synth.h"
 #include "util/rcu.h"
-
-#ifndef TF_FUZZ_FORMATS
-#define TF_FUZZ_FORMATS "tests/oracle/formats-6.12"
-#endif
+#include "fuzz_tree.h"
 
 static struct tf_registry *reg;
 static struct tf_tracing tracing;
@@ -52,19 +49,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		{ 0xffffffff81001000ull, "other_fn", "mod" },
 		{ 0xffffffff81002000ull, "end", "" },
 	};
-	const char *dir = getenv("TF_FUZZ_FORMATS");
-	int fd;
 
 	(void)argc;
 	(void)argv;
-	fd = open(dir ? dir : TF_FUZZ_FORMATS, O_RDONLY | O_DIRECTORY);
-	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "fuzz") < 0) {
-		fprintf(stderr, "fuzz_synth: cannot load formats\n");
-		exit(1);
-	}
-	close(fd);
-	if (tf_tracing_init(&tracing, reg, 2) < 0)
-		exit(1);
+	fuzz_tree_init("fuzz_synth", &reg, &tracing, 2, false);
 	tf_ksyms_add_file(reg->ksyms, syms, 3);
 	return 0;
 }
