@@ -854,6 +854,20 @@ static int entry_cmp(const void *a, const void *b)
 	return x->data < y->data ? -1 : x->data > y->data;
 }
 
+/* After copy_cpu(): the entries' data offsets made pointers into the
+ * copied bytes, or everything released on @ret < 0. */
+static int snapshot_finish(struct tf_rb_snapshot *snap, int ret)
+{
+	if (ret < 0) {
+		tf_rb_snapshot_release(snap);
+		return ret;
+	}
+	for (size_t i = 0; i < snap->nr; i++)
+		snap->entries[i].data = snap->bytes +
+					(uintptr_t)snap->entries[i].data;
+	return 0;
+}
+
 int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 			struct tf_rb_snapshot *snap)
 {
@@ -867,13 +881,9 @@ int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 			ret = copy_cpu(&cs, RB_CPU(rb, i), i,
 				       consume, false);
 	tf_rcu_read_unlock();
-	if (ret < 0) {
-		tf_rb_snapshot_release(snap);
+	ret = snapshot_finish(snap, ret);
+	if (ret < 0)
 		return ret;
-	}
-	for (size_t i = 0; i < snap->nr; i++)
-		snap->entries[i].data = snap->bytes +
-					(uintptr_t)snap->entries[i].data;
 	if (snap->nr > 1)
 		qsort(snap->entries, snap->nr, sizeof(*snap->entries),
 		      entry_cmp);
@@ -891,14 +901,7 @@ int tf_ring_buffer_consume_page(struct tf_ring_buffer *rb, int cpu,
 	ret = copy_cpu(&cs, RB_CPU(rb, (unsigned)cpu % (unsigned)rb->nr_cpus),
 		       cpu, 1, true);
 	tf_rcu_read_unlock();
-	if (ret < 0) {
-		tf_rb_snapshot_release(snap);
-		return ret;
-	}
-	for (size_t i = 0; i < snap->nr; i++)
-		snap->entries[i].data = snap->bytes +
-					(uintptr_t)snap->entries[i].data;
-	return 0;
+	return snapshot_finish(snap, ret);
 }
 
 void tf_rb_snapshot_release(struct tf_rb_snapshot *snap)
