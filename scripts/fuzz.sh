@@ -113,7 +113,8 @@ for i, (ctl, body) in enumerate([(1, switch), (1, switch * 3 + marker),
                                   (2, struct.pack('<Q', 1 << 40) + bytes(200))]):
     open(os.path.join(d, 's%d' % i), 'wb').write(bytes([ctl]) + body)
 PY
-# FUZZ_SEEDS_ONLY=1: only the seeds, in OUTDIR/seeds/TARGET (fuzz-afl.sh)
+# FUZZ_SEEDS_ONLY=1: only the seeds, in OUTDIR/seeds/TARGET (fuzz-afl.sh);
+# FUZZ_REUSE=1: run OUTDIR's fuzz_TARGET as built before (fuzz-campaign.sh)
 [ -z "${FUZZ_SEEDS_ONLY:-}" ] || exit $rc
 
 targets=$*
@@ -124,9 +125,13 @@ for t in $targets; do
 	[ -f "tests/fuzz/dict/$t.dict" ] && dict=-dict=tests/fuzz/dict/$t.dict
 	mkdir -p "$out/seeds/$t"
 	bin=$out/fuzz_$t
-	echo "== fuzz_$t: build"
-	# shellcheck disable=SC2086
-	clang $flags $srcs "tests/fuzz/fuzz_$t.c" $libs -o "$bin" || { rc=1; continue; }
+	if [ -n "${FUZZ_REUSE:-}" ] && [ -x "$bin" ]; then
+		echo "== fuzz_$t: reusing $bin"
+	else
+		echo "== fuzz_$t: build"
+		# shellcheck disable=SC2086
+		clang $flags $srcs "tests/fuzz/fuzz_$t.c" $libs -o "$bin" || { rc=1; continue; }
+	fi
 	mkdir -p "$out/corpus/$t"
 	echo "== fuzz_$t: $secs s"
 	# shellcheck disable=SC2086
