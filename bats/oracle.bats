@@ -139,3 +139,9 @@ teardown() { tf_umount; }
 	echo "$output"
 	assert_success
 }
+
+@test "trace_pipe_raw and snapshot_raw hand out pages of the sub-buffer size; short reads take what fits, padding included (oracle: raw-subbuf.sh)" {
+	run oracle_compare raw-subbuf
+	echo "$output"
+	assert_success
+}

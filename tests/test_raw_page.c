@@ -36,7 +36,7 @@ int main(void)
 		for (int j = 0; j < 300; j++)
 			payload[i][j] = (uint8_t)(i * 31 + j);
 	CHECK(kb != NULL);
-	CHECK_INT(tf_raw_page_encode(e, 5, 0, page), 5);
+	CHECK_INT(tf_raw_page_encode(e, 5, 0, e[0].ts, 0, page, sizeof(page)), 5);
 	CHECK_INT(kbuffer_load_subbuffer(kb, page), 0);
 	CHECK_INT(kbuffer_missed_events(kb), 0);
 	rec = kbuffer_read_event(kb, &ts);
@@ -50,7 +50,7 @@ int main(void)
 	CHECK(rec == NULL);
 
 	/* events lost before the page: flagged and counted */
-	CHECK_INT(tf_raw_page_encode(e, 2, 42, page), 2);
+	CHECK_INT(tf_raw_page_encode(e, 2, 42, e[0].ts, 0, page, sizeof(page)), 2);
 	CHECK_INT(kbuffer_load_subbuffer(kb, page), 0);
 	CHECK_INT(kbuffer_missed_events(kb), 42);
 
@@ -61,7 +61,7 @@ int main(void)
 		for (i = 0; i < 40; i++)
 			many[i] = (struct tf_rb_entry){ .ts = 10 + i,
 				.len = 200, .data = payload[2] };
-		CHECK_INT(tf_raw_page_encode(many, 40, 0, page), 4080 / 208);
+		CHECK_INT(tf_raw_page_encode(many, 40, 0, many[0].ts, 0, page, sizeof(page)), 4080 / 208);
 	}
 	kbuffer_free(kb);
 	return check_done("test_raw_page");

@@ -12,10 +12,10 @@
 
 #include "buffer/raw_page.h"
 
-#define PAGE_HDR	16u		/* u64 time_stamp, local_t commit */
-#define PAGE_DATA	(TF_RAW_PAGE_SIZE - PAGE_HDR)
+#define PAGE_HDR	TF_RAW_PAGE_HDR
 #define TS_BITS		27
 #define TS_MASK		((1u << TS_BITS) - 1)
+#define TYPE_PADDING	29u
 #define TYPE_EXTEND	30u
 #define TYPE_STAMP	31u
 #define MAX_SMALL	112u		/* RB_MAX_SMALL_DATA */
@@ -42,16 +42,17 @@ static unsigned event_size(unsigned len)
 }
 
 size_t tf_raw_page_encode(const struct tf_rb_entry *e, size_t n,
-			  uint64_t lost, uint8_t *page)
+			  uint64_t lost, uint64_t stamp, unsigned pad,
+			  uint8_t *page, size_t page_size)
 {
+	const uint64_t page_data = page_size - PAGE_HDR;
 	uint8_t *data = page + PAGE_HDR;
-	uint64_t commit = 0, last, flags = 0;
+	uint64_t commit = 0, last = stamp, flags = 0;
 	size_t i;
 
-	memset(page, 0, TF_RAW_PAGE_SIZE);
-	if (n == 0)
+	memset(page, 0, page_size);
+	if (n == 0 && !pad)
 		return 0;
-	last = e[0].ts;
 	memcpy(page, &last, 8);
 	for (i = 0; i < n; i++) {
 		unsigned size = event_size(e[i].len), extra = 0;
@@ -62,7 +63,7 @@ size_t tf_raw_page_encode(const struct tf_rb_entry *e, size_t n,
 			extra = 8;
 		else if ((delta = e[i].ts - last) > TS_MASK)
 			extra = 8;
-		if (commit + extra + size > PAGE_DATA)
+		if (commit + extra + size > page_data)
 			break;
 		if (extra) {
 			uint64_t v = e[i].ts < last ? e[i].ts : delta;
@@ -86,9 +87,16 @@ size_t tf_raw_page_encode(const struct tf_rb_entry *e, size_t n,
 		commit += size;
 		last = e[i].ts;
 	}
+	/* rb_reset_tail(): a padding's delta is never 0 (a null event's
+	 * is), its length after the header */
+	if (pad && i == n && commit + pad <= page_data) {
+		put32(data + commit, TYPE_PADDING | 1u << 5);
+		put32(data + commit + 4, pad - 4);
+		commit += pad;
+	}
 	if (lost) {
 		flags = MISSED_EVENTS;
-		if (PAGE_DATA - commit >= sizeof(lost)) {
+		if (page_data - commit >= sizeof(lost)) {
 			memcpy(data + commit, &lost, sizeof(lost));
 			flags |= MISSED_STORED;
 		}

@@ -57,6 +57,7 @@
 #define RB_ALIGNMENT		4u
 #define RB_MAX_SMALL_DATA	(RB_ALIGNMENT * 28)
 #define RB_LEN_TIME_EXTEND	8u
+#define RB_EVNT_MIN_SIZE	8u	/* the smallest event, a padding's too */
 #define TS_DELTA_BITS		27
 
 /* read_pos: page counter << 20 | offset / 8 (offsets are 8-aligned; a
@@ -77,6 +78,9 @@ struct rb_page {
 	uint32_t commit;	/* bytes of data published */
 	uint32_t entries;	/* events published */
 	uint64_t kbytes;	/* their kernel sizes */
+	/* the padding the writer left at the end when it moved on (the
+	 * kernel's rb_reset_tail(), counted in the buffer's bytes), or 0 */
+	uint32_t kpad;
 	uint64_t data[];	/* cpu->phys bytes */
 };
 
@@ -175,6 +179,7 @@ static void page_start(struct rb_page *pg, uint64_t p)
 	STORE(&pg->commit, 0);
 	STORE(&pg->entries, 0);
 	STORE(&pg->kbytes, 0);
+	STORE(&pg->kpad, 0);
 }
 
 /* DIV_ROUND_UP(bytes, BUF_PAGE_SIZE), at least 2, in the kernel's
@@ -480,6 +485,7 @@ static void drop_page(struct rb_cpu *c, uint64_t p)
 	uint64_t rp = __atomic_load_n(&c->read_pos, __ATOMIC_ACQUIRE);
 	uint64_t lost = LOAD(&pg->entries), lostb = LOAD(&pg->kbytes);
 
+	lostb += LOAD(&pg->kpad);
 	if (RP_PAGE(rp) > p) {
 		lost = lostb = 0;		/* all consumed */
 	} else if (RP_PAGE(rp) == p) {
@@ -504,6 +510,8 @@ static void drop_page(struct rb_cpu *c, uint64_t p)
 static bool next_page(struct tf_ring_buffer *rb, struct rb_cpu *c)
 {
 	uint64_t next = c->head + 1, tail = LOAD(&c->tail);
+	struct rb_page *cur = page_of(c, c->head);
+	unsigned pad = c->cap - c->kused;
 
 	if (next - tail >= c->nr_pages) {
 		if (__atomic_load_n(&rb->overwrite, __ATOMIC_RELAXED)) {
@@ -519,6 +527,12 @@ static bool next_page(struct tf_ring_buffer *rb, struct rb_cpu *c)
 				return false;
 			__atomic_store_n(&c->tail, tail, __ATOMIC_RELEASE);
 		}
+	}
+	/* the rest of the page is padding; under 8 bytes a null event that
+	 * the kernel does not count */
+	if (LOAD(&cur->commit) && pad >= RB_EVNT_MIN_SIZE) {
+		STORE(&cur->kpad, pad);
+		ADD(&c->kb_written, pad);
 	}
 	page_start(page_of(c, next), next);
 	c->kused = 0;
@@ -890,16 +904,125 @@ int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 	return 0;
 }
 
-int tf_ring_buffer_consume_page(struct tf_ring_buffer *rb, int cpu,
-				struct tf_rb_snapshot *snap)
+/* The time of the last event of page @p before byte @off (@off > 0). */
+static bool stamp_before(struct rb_cpu *c, uint64_t p, unsigned off,
+			 uint64_t *ts)
+{
+	struct rb_page *pg = page_of(c, p);
+	uint64_t gen = __atomic_load_n(&pg->gen, __ATOMIC_ACQUIRE);
+	unsigned o = 0;
+
+	while (o < off) {
+		struct rb_hdr h = load_hdr(pg, o);
+
+		*ts = h.ts;
+		o += (unsigned)phys_size(h.len);
+	}
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return LOAD(&pg->gen) == gen;
+}
+
+/* A consumer moved from page @from to page @to: the paddings at the
+ * ends of the pages it left behind are read too (rb_advance_reader()). */
+static void pass_paddings(struct rb_cpu *c, uint64_t from, uint64_t to)
+{
+	uint64_t tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
+
+	for (uint64_t p = from < tail ? tail : from; p < to; p++) {
+		struct rb_page *pg = page_of(c, p);
+
+		if (__atomic_load_n(&pg->gen, __ATOMIC_ACQUIRE) == p + 1)
+			ADD(&c->kb_read, LOAD(&pg->kpad));
+	}
+}
+
+int tf_ring_buffer_read_page(struct tf_ring_buffer *rb, int cpu,
+			     unsigned room, struct tf_rb_snapshot *snap,
+			     struct tf_rb_read_page *rp)
 {
 	struct copy_state cs = { .snap = snap };
-	int ret;
+	uint64_t head, tail, p, kb = 0, lost;
+	struct rb_cpu *c;
+	unsigned off = 0, end = 0, pad = 0;
+	int n = 0, ret = 0;
+	bool found = false;
 
 	memset(snap, 0, sizeof(*snap));
+	memset(rp, 0, sizeof(*rp));
 	tf_rcu_read_lock();
-	ret = copy_cpu(&cs, RB_CPU(rb, (unsigned)cpu % (unsigned)rb->nr_cpus),
-		       cpu, 1, true);
+	c = RB_CPU(rb, (unsigned)cpu % (unsigned)rb->nr_cpus);
+	pthread_mutex_lock(&c->rlock);
+	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+	tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
+	lost = LOAD(&c->overrun);
+	for (p = read_start(c, tail, &off); p <= head; p++, off = 0) {
+		/* the writer has left the page: its padding is final */
+		pad = p < head ? LOAD(&page_of(c, p)->kpad) : 0;
+		n = copy_page(&cs, c, cpu, p, off, &end, &kb);
+		if (n == -ENOMEM) {
+			ret = n;
+			break;
+		}
+		/* events, or the events read and the padding not */
+		if (n > 0 || (n == 0 && off && pad)) {
+			found = true;
+			break;
+		}
+	}
+	if (found) {
+		unsigned o = 0, used = 0;
+		int k = 0;
+
+		rp->stamp = n ? snap->entries[0].ts : 0;
+		if (off && !stamp_before(c, p, off, &rp->stamp)) {
+			found = false;	/* recycled under us: nothing read */
+		} else if (off == 0 && p < head && kb + pad <= room) {
+			/* the whole page: its real end, no padding */
+			k = n;
+			used = (unsigned)kb + pad;
+			o = end;
+			pad = 0;
+			end = 0;
+			p++;
+		} else {
+			/* a copy: whole events while they fit, then the
+			 * padding if it does */
+			for (; k < n; k++) {
+				struct rb_hdr h;
+
+				memcpy(&h, snap->bytes +
+				       (uintptr_t)snap->entries[k].data -
+				       HDR_SIZE, sizeof(h));
+				if (used + h.ksize > room)
+					break;
+				used += h.ksize;
+				o += (unsigned)phys_size(h.len);
+			}
+			if (k == n && pad && used + pad <= room) {
+				used += pad;
+				end = 0;
+				p++;
+			} else {
+				pad = 0;
+				end = off + o;
+			}
+			found = k > 0 || pad;
+			rp->too_small = !found;
+		}
+		snap->nr = found ? (size_t)k : 0;
+		if (found) {
+			rp->pad = pad;
+			rp->lost = lost - LOAD(&c->lost_reported);
+			STORE(&c->lost_reported, lost);
+			__atomic_store_n(&c->read_pos, RP_MAKE(p, end),
+					 __ATOMIC_RELEASE);
+			ADD(&c->read, (uint64_t)k);
+			ADD(&c->kb_read, used);
+		}
+	}
+	if (!found)
+		snap->nr = 0;
+	pthread_mutex_unlock(&c->rlock);
 	tf_rcu_read_unlock();
 	return snapshot_finish(snap, ret);
 }
@@ -1088,6 +1211,9 @@ void tf_rb_consumer_consume(struct tf_rb_consumer *cs)
 		return;
 	c = k->c;
 	STORE(&c->lost_reported, k->overrun);
+	pass_paddings(c, RP_PAGE(__atomic_load_n(&c->read_pos,
+						 __ATOMIC_ACQUIRE)),
+		      RP_PAGE(k->next_pos));
 	__atomic_store_n(&c->read_pos, k->next_pos, __ATOMIC_RELEASE);
 	ADD(&c->read, 1);
 	ADD(&c->kb_read, k->ksize);

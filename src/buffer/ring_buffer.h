@@ -109,16 +109,30 @@ struct tf_rb_snapshot {
 int tf_ring_buffer_copy(struct tf_ring_buffer *rb, int cpu, int consume,
 			struct tf_rb_snapshot *snap);
 void tf_rb_snapshot_release(struct tf_rb_snapshot *snap);
-/*
- * Consumes the events of @cpu's oldest page that has unread ones (what
- * the kernel's ring_buffer_read_page() hands a trace_pipe_raw reader),
- * in the order written; the first entry's `lost` says how many events
- * were lost since the last consuming read.  snap->nr is 0 when nothing
- * is left to read.
- */
-int tf_ring_buffer_consume_page(struct tf_ring_buffer *rb, int cpu,
-				struct tf_rb_snapshot *snap);
 
+/*
+ * What a trace_pipe_raw read of @room data bytes (the read's size less
+ * the page header) takes, as the kernel's ring_buffer_read_page(): from
+ * @cpu's reader page (the oldest with unread events), the whole page
+ * when none of it was read yet, it fits in @room with the padding the
+ * writer left at its end, and the writer has moved on from it;
+ * otherwise as many of its events as fit in @room, counted in kernel
+ * sizes (a time extend with its event), and the padding after the last
+ * when that fits too.  The entries in snap are consumed, in the order
+ * written.  Nothing is taken (snap->nr 0, rp->pad 0) when nothing is
+ * unread, or when the first event does not fit (rp->too_small).
+ */
+struct tf_rb_read_page {
+	uint64_t stamp;		/* the time the page's deltas start from: the
+				 * page's own for a page read from its start,
+				 * else the last event's consumed before */
+	uint64_t lost;		/* events lost since the last consuming read */
+	unsigned pad;		/* padding bytes taken after the events */
+	bool too_small;
+};
+int tf_ring_buffer_read_page(struct tf_ring_buffer *rb, int cpu,
+			     unsigned room, struct tf_rb_snapshot *snap,
+			     struct tf_rb_read_page *rp);
 /* Whether the buffer (one CPU, or all for @cpu < 0) holds no event a
  * consumer has not taken. */
 bool tf_ring_buffer_empty(struct tf_ring_buffer *rb, int cpu);

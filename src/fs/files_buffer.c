@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -569,9 +570,14 @@ static int stats_show(struct tf_open *o, struct strbuf *out)
 }
 
 /*
- * trace_pipe_raw and snapshot_raw: each read consumes the events of one
- * page of the CPU's buffer and hands them out as the kernel's page
- * (src/buffer/raw_page.c), what trace-cmd and libtracefs read.  As on
+ * trace_pipe_raw and snapshot_raw, as 6.12's tracing_buffers_read(): a
+ * read hands out one page of the buffer's sub-buffer size
+ * (buffer_subbuf_size_kb), as the kernel's page (src/buffer/raw_page.c),
+ * what trace-cmd and libtracefs read.  A read of a whole page or more
+ * takes the CPU's oldest unread page when it has not been read from and
+ * the writer has left it; otherwise the events that fit the read (at
+ * least the first, else nothing: 0 bytes).  A read shorter than the page
+ * gets its start; the next reads of that open file get the rest.  As on
  * 6.12, a read of an empty trace_pipe_raw returns 0 (end of file); one
  * of an empty snapshot_raw waits (O_NONBLOCK: EAGAIN) for a snapshot.
  */
@@ -579,24 +585,44 @@ static int raw_show(struct tf_open *o, struct tf_ring_buffer *rb,
 		    struct strbuf *out)
 {
 	struct tf_rb_snapshot snap;
-	uint8_t page[TF_RAW_PAGE_SIZE];
-	size_t done = 0;
+	struct tf_rb_read_page rp;
+	size_t page_size, done = 0;
+	uint8_t *page;
 	int ret;
 
 	if (!rb)
 		return 0;
+	/* no room for the page header: nothing read (ring_buffer_read_page) */
+	if (o->read_size <= TF_RAW_PAGE_HDR)
+		return TF_STREAM_EOF;
+	page_size = (size_t)TF_RAW_PAGE_SIZE << tf_ring_buffer_order(rb);
 	tf_sources_drain(o->node.t->sources);	/* read-your-events */
-	ret = tf_ring_buffer_consume_page(rb, node_cpu(o), &snap);
+	ret = tf_ring_buffer_read_page(rb, node_cpu(o),
+				       o->read_size - TF_RAW_PAGE_HDR > UINT_MAX ?
+				       UINT_MAX : (unsigned)(o->read_size -
+							     TF_RAW_PAGE_HDR),
+				       &snap, &rp);
 	if (ret < 0)
 		return ret;
+	if (rp.too_small)
+		return TF_STREAM_EOF;
+	page = malloc(page_size);
+	if (!page) {
+		tf_rb_snapshot_release(&snap);
+		return -ENOMEM;
+	}
 	/* an out-of-order stamp costs 8 bytes the writer did not count:
 	 * what does not fit goes on a page of its own */
-	while (done < snap.nr) {
+	while (done < snap.nr || (done == 0 && rp.pad)) {
 		done += tf_raw_page_encode(snap.entries + done, snap.nr - done,
-					   done ? 0 : snap.entries[0].lost,
-					   page);
-		sb_add(out, page, sizeof(page));
+					   done ? 0 : rp.lost,
+					   done ? snap.entries[done].ts : rp.stamp,
+					   rp.pad, page, page_size);
+		sb_add(out, page, page_size);
+		if (!snap.nr)
+			break;		/* the padding alone */
 	}
+	free(page);
 	tf_rb_snapshot_release(&snap);
 	return sb_error(out);
 }

@@ -469,7 +469,8 @@ static int stream_take(struct tf_open *o, size_t *size, char **copy)
 	*copy = NULL;
 	if (o->text.len == 0) {
 		/* trace_pipe prints what fits the read; the raw files
-		 * consume one page per read */
+		 * consume one page per read, or what of one fits it */
+		o->read_size = *size;
 		ret = o->node.def->show == tf_trace_pipe_show ?
 		      tf_trace_pipe_fill(o, *size) : render(o);
 		if (ret < 0)

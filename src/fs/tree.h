@@ -110,6 +110,7 @@ struct tf_open {
 	bool rendered;
 	bool stream_started;		/* a stream read found events */
 	bool stream_claim;		/* trace_pipe: holds its CPUs */
+	size_t read_size;		/* a stream: the read being served */
 	int event_id;			/* event files: the id at open */
 	void *priv;
 };
