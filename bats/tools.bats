@@ -233,3 +233,26 @@ in_run() {
 	[ "${lines[8]}" = "Events:" ]
 	[ "${lines[9]}" = " All disabled" ]
 }
+
+@test "trace-cmd record and extract read the per-CPU raw pages, of any sub-buffer size: report shows what was written" {
+	local d=$BATS_TEST_TMPDIR
+	cat > "$d/rec.sh" <<-EOF
+	cd /sys/kernel/tracing
+	echo 8 > buffer_subbuf_size_kb
+	trace-cmd record -o "$d/rec.dat" -e sched_switch \
+		sh -c 'for i in 1 2 3; do echo rec\$i > /sys/kernel/tracing/trace_marker; done' > "$d/rec.log" 2>&1
+	for i in 1 2; do echo ext\$i > trace_marker; done
+	trace-cmd extract -o "$d/ext.dat" > "$d/ext.log" 2>&1
+	echo "left: \$(cat per_cpu/cpu*/stats | awk '/^entries:/ { n += \$2 } END { print n }')"
+	EOF
+	# trace-cmd opens a per_cpu directory for each of the machine's CPUs
+	run in_run --formats "$TF_FORMATS_612" --source none \
+		--cpus "$(getconf _NPROCESSORS_CONF)" -- bash "$d/rec.sh"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "left: 0" ]
+	run sh -c "trace-cmd report -i '$d/rec.dat' | sed -n 's/.* print: .*: //p'"
+	[ "$output" = "$(printf 'rec1\nrec2\nrec3')" ]
+	run sh -c "trace-cmd report -i '$d/ext.dat' | sed -n 's/.* print: .*: //p'"
+	[ "$output" = "$(printf 'ext1\next2')" ]
+}
