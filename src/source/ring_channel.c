@@ -5,11 +5,13 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buffer/saved_cmdlines.h"
@@ -29,6 +31,9 @@
 #define LOG_MAX		16		/* malformed records logged, each */
 #define CACHE		64		/* events checked, by id */
 #define MAX_DYN		16
+#define LAG_PART	4		/* a streaming writer's lead: 1/4 ring */
+#define LOOK_NS		20000		/* between looks at its head, then */
+#define LAG_MAX_NS	1000000		/* and no longer than this */
 
 /* What a record of one event must satisfy, worked out once. */
 struct ev_check {
@@ -67,6 +72,41 @@ struct tf_ring_channel {
 #define cpu_relax() __asm__ __volatile__("" ::: "memory")
 #endif
 
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A writer streaming records (the last batch was full) is let run ahead
+ * by a part of the ring before its records are read.  Reading right
+ * behind a writer on another CPU pulls each cache line over while it is
+ * being written, and the head's line at every look: both sides then pay
+ * more for the transfers than for the records' own work (measured on
+ * the 2-CPU machine of docs/performance.md, "Producer ring").  Bounded
+ * in time; tfuse_sync() and every read-your-events point drain
+ * regardless.
+ */
+static void let_writer_ahead(struct tf_ring_channel *ch)
+{
+	uint64_t start = now_ns(), t = start, look = start;
+
+	while (tf_ring_pending(&ch->r) < ch->r.size / LAG_PART &&
+	       !__atomic_load_n(&ch->r.ctl->writer_closed, __ATOMIC_RELAXED)) {
+		/* a CPU shared with other threads goes to them meanwhile */
+		do {
+			sched_yield();
+			t = now_ns();
+		} while (t - look < LOOK_NS);
+		if (t - start >= LAG_MAX_NS)
+			break;
+		look = t;
+	}
+}
 
 static void count(uint64_t *c, uint64_t n)
 {
@@ -254,15 +294,19 @@ static void *drain_thread(void *arg)
 {
 	struct tf_ring_channel *ch = arg;
 	unsigned idle = 0;
+	bool streaming = false;
 
 	for (;;) {
 		bool stop, closed;
 		unsigned n;
 
+		if (streaming)
+			let_writer_ahead(ch);
 		pthread_mutex_lock(&ch->lock);
 		n = drain_batch(ch);
 		stop = ch->stop;
 		pthread_mutex_unlock(&ch->lock);
+		streaming = n == TF_DISPATCH_BATCH;
 		if (n) {
 			idle = 0;
 			continue;
