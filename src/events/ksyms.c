@@ -99,7 +99,8 @@ static int merge(struct table **tab, const struct tf_ksym *syms, size_t n)
 			free(t);
 			return -ENOMEM;
 		}
-		t->syms[k++] = (struct tf_ksym){ syms[i].addr, name, mod };
+		t->syms[k++] = (struct tf_ksym){ syms[i].addr, name, mod,
+						 syms[i].size };
 	}
 	qsort(t->syms, k, sizeof(t->syms[0]), sym_cmp);
 	t->n = k;
@@ -143,7 +144,13 @@ void tf_ksyms_free(struct tf_ksyms *ks)
 
 int tf_ksyms_add_own(struct tf_ksyms *ks, const char *name, uint64_t addr)
 {
-	struct tf_ksym s = { addr, name, "" };
+	return tf_ksyms_add_own_range(ks, name, addr, OWN_RANGE);
+}
+
+int tf_ksyms_add_own_range(struct tf_ksyms *ks, const char *name,
+			   uint64_t addr, uint64_t size)
+{
+	struct tf_ksym s = { addr, name, "", size ? size : OWN_RANGE };
 	int ret;
 
 	pthread_mutex_lock(&ks->add_lock);
@@ -281,11 +288,15 @@ bool tf_ksyms_lookup(struct tf_ksyms *ks, uint64_t addr, const char **name,
 	own = rcu_dereference(ks->own);
 	/* sorted: the last one starting at or below @addr, in its range */
 	for (size_t i = 0; own && i < own->n && own->syms[i].addr <= addr; i++)
-		if (addr < own->syms[i].addr + OWN_RANGE) {
+		if (addr < own->syms[i].addr + own->syms[i].size) {
+			uint64_t to_next = i + 1 < own->n ?
+				own->syms[i + 1].addr - own->syms[i].addr :
+				own->syms[i].size;
+
 			*name = own->syms[i].name;
 			*start = own->syms[i].addr;
-			*size = i + 1 < own->n ? own->syms[i + 1].addr -
-						 own->syms[i].addr : OWN_RANGE;
+			*size = to_next < own->syms[i].size ? to_next :
+				own->syms[i].size;
 			*module = own->syms[i].module;
 			ok = true;
 		}

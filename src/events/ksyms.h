@@ -26,6 +26,7 @@ struct tf_ksym {
 	uint64_t addr;
 	const char *name;
 	const char *module;	/* "" for the core kernel */
+	uint64_t size;		/* tracefuse's own: the range (0: 4 KiB) */
 };
 
 struct tf_ksyms;
@@ -37,6 +38,10 @@ void tf_ksyms_free(struct tf_ksyms *ks);
 
 /* A name of tracefuse's own at @addr (a 4 KiB range of its own). */
 int tf_ksyms_add_own(struct tf_ksyms *ks, const char *name, uint64_t addr);
+/* The same over @size bytes: a kernel symbol's own range, so that the
+ * name stays when a replayed file's symbols take over from the host's. */
+int tf_ksyms_add_own_range(struct tf_ksyms *ks, const char *name,
+			   uint64_t addr, uint64_t size);
 /* A replayed file's symbols (copied); they take over from the host's. */
 int tf_ksyms_add_file(struct tf_ksyms *ks, const struct tf_ksym *syms,
 		      size_t n);

@@ -85,6 +85,9 @@ struct tf_registry {
 	const char *preempt_model;	/* server, desktop, preempt, ... */
 	/* the kernel symbols of the tree's events (ksyms.h) */
 	struct tf_ksyms *ksyms;
+	/* the caller trace_marker's records carry (trace_marker.c): 0 until
+	 * the first write decides it */
+	_Atomic uint64_t marker_ip;
 };
 
 /*

@@ -489,7 +489,7 @@ static void import_symbols(struct replay *r)
 				break;
 			syms = p;
 		}
-		syms[n++] = (struct tf_ksym){ addr, name, mod ? mod : "" };
+		syms[n++] = (struct tf_ksym){ addr, name, mod ? mod : "", 0 };
 	}
 	if (tf_ksyms_add_file(r->reg->ksyms, syms, n) < 0)
 		fprintf(stderr, "tracefuse: replay: %s: symbols not imported\n",

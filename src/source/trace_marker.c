@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,32 @@
 void tf_trace_marker_init(struct tf_registry *reg)
 {
 	tf_ksyms_add_own(reg->ksyms, TF_MARKER_FUNC, TF_MARKER_IP);
+}
+
+/*
+ * The caller print records carry, as the kernel's do: the address of
+ * tracing_mark_write in the kernel whose symbols the tree has (the
+ * host's /proc/kallsyms, or a replayed file's), so that tools reading
+ * those symbols (trace-cmd record and report, libtracefs) name it as
+ * the kernel's records are named.  Where no such symbol can be read
+ * (kptr_restrict, no privileges), an address of tracefuse's own.
+ * Decided at the first write: the symbols are read then, not at start.
+ */
+static uint64_t marker_ip(struct tf_registry *reg)
+{
+	uint64_t ip = atomic_load(&reg->marker_ip), start, size;
+	const char *name, *module;
+
+	if (ip)
+		return ip;
+	ip = tf_ksyms_lookup_name(reg->ksyms, TF_MARKER_FUNC);
+	if (ip && tf_ksyms_lookup(reg->ksyms, ip, &name, &start, &size,
+				  &module) && start == ip && size &&
+	    tf_ksyms_add_own_range(reg->ksyms, TF_MARKER_FUNC, ip, size) == 0)
+		atomic_store(&reg->marker_ip, ip);
+	else
+		atomic_store(&reg->marker_ip, TF_MARKER_IP);
+	return atomic_load(&reg->marker_ip);
 }
 
 static uint64_t clock_ns(void)
@@ -83,7 +110,7 @@ long tf_trace_marker_write(struct tf_trace_array *tr, int pid,
 	/* a longer write is cut short: the writer's loop sends the rest */
 	size_t n = len > MARKER_CHUNK ? MARKER_CHUNK : len;
 	uint16_t type;
-	uint64_t ip = TF_MARKER_IP;
+	uint64_t ip = marker_ip(tr->tracing->reg);
 	int32_t p = pid;
 	unsigned size;
 	int tgid;
