@@ -238,7 +238,8 @@ int tf_ring_read(struct tf_ring_reader *r, uint8_t *buf,
 		memcpy(buf, r->data + off, h.size);
 	else
 		get(r, r->tail, buf, h.size);
-	r->tail += h.size;
+	/* peeked at without the reader's lock (tf_ring_pending) */
+	__atomic_store_n(&r->tail, r->tail + h.size, __ATOMIC_RELAXED);
 	rec->type = h.type;
 	rec->lost = 0;
 	if (h.type == TF_RING_EVENT && h.size >= TF_RING_EVENT_HDR) {
@@ -265,7 +266,7 @@ int tf_ring_read(struct tf_ring_reader *r, uint8_t *buf,
 broken:
 	/* no record boundary to resume from: skip what is there */
 	r->head = __atomic_load_n(&r->ctl->data_head, __ATOMIC_ACQUIRE);
-	r->tail = r->head;
+	__atomic_store_n(&r->tail, r->head, __ATOMIC_RELAXED);
 	return -EBADMSG;
 }
 
@@ -278,7 +279,8 @@ void tf_ring_reader_sleep(struct tf_ring_reader *r, uint32_t how,
 	};
 
 	__atomic_store_n(&r->ctl->reader_waiting, how, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&r->ctl->data_head, __ATOMIC_SEQ_CST) != r->tail ||
+	if (__atomic_load_n(&r->ctl->data_head, __ATOMIC_SEQ_CST) !=
+	    __atomic_load_n(&r->tail, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&r->ctl->writer_closed, __ATOMIC_SEQ_CST)) {
 		__atomic_store_n(&r->ctl->reader_waiting, TF_RING_RUNNING,
 				 __ATOMIC_RELAXED);

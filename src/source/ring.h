@@ -149,11 +149,12 @@ struct tf_ring_record {
  */
 int tf_ring_reader_init(struct tf_ring_reader *r, void *map,
 			size_t map_size);
-/* Bytes written and not yet read (acquire: what they hold is visible). */
+/* Bytes written and not yet read (acquire: what they hold is visible).
+ * Any thread may ask, without the lock the reading thread holds. */
 static inline uint64_t tf_ring_pending(const struct tf_ring_reader *r)
 {
 	return __atomic_load_n(&r->ctl->data_head, __ATOMIC_ACQUIRE) -
-	       r->tail;
+	       __atomic_load_n(&r->tail, __ATOMIC_RELAXED);
 }
 /*
  * Copies the next record out into @buf (at least TF_RING_MAX_RECORD
