@@ -659,12 +659,15 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 	}
 	/* the event path skips clearing a key that its fields overwrite */
 	hd->key_filled = hd->key_size == 8 * hd->n_keys;
-	/* the event path's fast case: one event field as the key, sums of
+	/* the event path's fast case: event fields as the keys, sums of
 	 * hitcount and event fields (hist_trigger.c hist_update_simple) */
-	hd->simple = hd->n_keys == 1 && hd->key_size == 8 && !hd->need_comm &&
-		     hd->fields[hd->n_vals]->fn == HIST_FN_NUM &&
-		     !(hd->fields[hd->n_vals]->flags & HIST_FIELD_FL_STRING) &&
+	hd->simple = hd->n_keys >= 1 && hd->key_filled && !hd->need_comm &&
 		     !hd->n_actions && !hd->n_var_refs && !hd->n_vars;
+	for (i = hd->n_vals; i < hd->n_fields; i++)
+		if (hd->fields[i]->fn != HIST_FN_NUM ||
+		    (hd->fields[i]->flags & (HIST_FIELD_FL_STRING |
+					     HIST_FIELD_FL_STACKTRACE)))
+			hd->simple = false;
 	for (i = 0; i < hd->n_vals; i++)
 		if ((hd->fields[i]->fn != HIST_FN_NUM &&
 		     hd->fields[i]->fn != HIST_FN_COUNTER) ||

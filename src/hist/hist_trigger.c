@@ -260,7 +260,7 @@ static int hist_trigger_init(struct tf_trigger *data)
 
 	/* the fast case only: its key is one word read straight from the
 	 * record (hist_update_simple) */
-	data->prefetch = hd && hd->simple && hd->map &&
+	data->prefetch = hd && hd->simple && hd->n_keys == 1 && hd->map &&
 			 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS;
 	data->generates = false;
 	for (unsigned int i = 0; hd && i < hd->n_actions; i++)
@@ -356,20 +356,30 @@ static void add_string_key(unsigned char *key, const struct hist_field *f,
 }
 
 /*
- * The common case without the general loop: one event field as the key,
- * hitcount and event fields as values (hd->simple).  Same results.
+ * The common case without the general loop: event fields as the keys
+ * (one word each), hitcount and event fields as values (hd->simple).
+ * Same results.
  */
 static void hist_update_simple(struct hist_data *hd,
 			       const struct tf_record *rec)
 {
 	struct tracing_map *map = rcu_dereference(hd->map);
-	const struct hist_field *kf = hd->fields[hd->n_vals];
 	struct hist_ctx cx = { .rec = rec };
-	uint64_t key = hist_value(&cx, kf), *sums;
+	uint64_t key[HIST_KEY_SIZE_MAX / 8], *sums;
 	unsigned int i, slot = hist_slot(map->n_slots);
 	struct tracing_map_elt *elt;
 
-	elt = tracing_map_insert(map, slot, &key, NULL);
+	if (hd->n_keys == 1) {
+		key[0] = hist_value(&cx, hd->fields[hd->n_vals]);
+	} else {
+		for (i = hd->n_vals; i < hd->n_fields; i++) {
+			uint64_t v = hist_value(&cx, hd->fields[i]);
+
+			memcpy((unsigned char *)key + hd->fields[i]->offset,
+			       &v, 8);
+		}
+	}
+	elt = tracing_map_insert(map, slot, key, NULL);
 	if (!elt)
 		return;
 	sums = tracing_map_slot_sums(map, slot, elt);
