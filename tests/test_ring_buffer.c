@@ -406,6 +406,94 @@ static void test_race(void)
 	tf_ring_buffer_free(race_rb);
 }
 
+/*
+ * trace_pipe_raw's reads (tf_ring_buffer_read_page), as the oracle's
+ * raw-subbuf.sh saw them on 6.12: 64-byte events, 63 to a 4 KiB page and
+ * 48 bytes of padding after them, counted in the bytes.
+ */
+static void test_read_page(void)
+{
+	struct tf_ring_buffer *rb = tf_ring_buffer_create(1, 1 << 20, 0);
+	struct tf_rb_snapshot snap;
+	struct tf_rb_read_page rp;
+	struct tf_rb_stats st;
+
+	for (unsigned i = 0; i < 100; i++)
+		CHECK_INT(write_n(rb, 0, 1000 + i, 60, 'r'), 0);
+	stats(rb, &st);
+	CHECK_INT(st.bytes, 100 * 64 + 48);
+	/* too short for the first event: nothing taken */
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 63, &snap, &rp), 0);
+	CHECK(rp.too_small && snap.nr == 0 && rp.pad == 0);
+	tf_rb_snapshot_release(&snap);
+	/* the events of the first page, not its padding (4032 + 48 > 4074) */
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 4074, &snap, &rp), 0);
+	CHECK_INT(snap.nr, 63);
+	CHECK_INT(rp.pad, 0);
+	CHECK_INT(rp.stamp, 1000);
+	CHECK_INT(snap.entries[62].ts, 1062);
+	tf_rb_snapshot_release(&snap);
+	stats(rb, &st);
+	CHECK_INT(st.bytes, 37 * 64 + 48);
+	CHECK_INT(st.read, 63);
+	/* then the padding alone, stamped with the last event's time */
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 4074, &snap, &rp), 0);
+	CHECK_INT(snap.nr, 0);
+	CHECK_INT(rp.pad, 48);
+	CHECK_INT(rp.stamp, 1062);
+	tf_rb_snapshot_release(&snap);
+	stats(rb, &st);
+	CHECK_INT(st.bytes, 37 * 64);
+	/* the writer's page: copied, whatever the room */
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 1 << 16, &snap, &rp), 0);
+	CHECK_INT(snap.nr, 37);
+	CHECK_INT(rp.pad, 0);
+	CHECK_INT(rp.stamp, 1063);
+	tf_rb_snapshot_release(&snap);
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 1 << 16, &snap, &rp), 0);
+	CHECK(snap.nr == 0 && rp.pad == 0 && !rp.too_small);
+	tf_rb_snapshot_release(&snap);
+	stats(rb, &st);
+	CHECK_INT(st.bytes, 0);
+	CHECK_INT(st.read, 100);
+
+	/* a page read whole: its real end, no padding; a part of one */
+	tf_ring_buffer_reset(rb, -1);
+	for (unsigned i = 0; i < 100; i++)
+		CHECK_INT(write_n(rb, 0, 2000 + i, 60, 'r'), 0);
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 4080, &snap, &rp), 0);
+	CHECK_INT(snap.nr, 63);
+	CHECK_INT(rp.pad, 0);
+	tf_rb_snapshot_release(&snap);
+	stats(rb, &st);
+	CHECK_INT(st.bytes, 37 * 64);
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 200, &snap, &rp), 0);
+	CHECK_INT(snap.nr, 3);
+	CHECK_INT(rp.stamp, 2063);	/* the page's own: nothing read */
+	tf_rb_snapshot_release(&snap);
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 200, &snap, &rp), 0);
+	CHECK_INT(snap.nr, 3);
+	CHECK_INT(rp.stamp, 2065);	/* the last event read before */
+	CHECK_INT(snap.entries[0].ts, 2066);
+	tf_rb_snapshot_release(&snap);
+	tf_ring_buffer_free(rb);
+
+	/* events lost to overwriting before a read: reported once */
+	rb = tf_ring_buffer_create(1, 7 * 1024, 0);
+	for (unsigned i = 0; i < 300; i++)
+		CHECK_INT(write_n(rb, 0, 3000 + i, 60, 'o'), 0);
+	stats(rb, &st);
+	CHECK(st.overrun > 0);
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 4080, &snap, &rp), 0);
+	CHECK_INT(rp.lost, st.overrun);
+	CHECK(snap.nr > 0);
+	tf_rb_snapshot_release(&snap);
+	CHECK_INT(tf_ring_buffer_read_page(rb, 0, 4080, &snap, &rp), 0);
+	CHECK_INT(rp.lost, 0);
+	tf_rb_snapshot_release(&snap);
+	tf_ring_buffer_free(rb);
+}
+
 int main(void)
 {
 	tf_rcu_register_self();
@@ -418,6 +506,7 @@ int main(void)
 	test_merge_and_swap();
 	test_subbuf_order();
 	test_consumer();
+	test_read_page();
 	test_race();
 	return check_done("test_ring_buffer");
 }
