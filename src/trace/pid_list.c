@@ -184,8 +184,8 @@ static int field_pid(const struct tf_field *f, const struct tf_record *rec)
 	return (int)tf_field_read_u64(f, rec->data);
 }
 
-bool tf_pid_allowed_rec(struct tf_trace_array *tr,
-			const struct tf_record *rec)
+bool tf_pid_filtered_rec(struct tf_trace_array *tr,
+			 const struct tf_record *rec)
 {
 	const struct tf_pid_list *l = rcu_dereference(tr->pids[TF_PIDS_EVENT]);
 	const struct tf_pid_list *nl =

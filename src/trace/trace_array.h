@@ -407,8 +407,18 @@ bool tf_pid_allowed(struct tf_trace_array *tr, int pid);
  * Whether @rec passes them, with the kernel's rules for the scheduler
  * events (struct tf_sched_events); event path, RCU read side.
  */
-bool tf_pid_allowed_rec(struct tf_trace_array *tr,
-			const struct tf_record *rec);
+bool tf_pid_filtered_rec(struct tf_trace_array *tr,
+			 const struct tf_record *rec);
+static inline bool tf_pid_allowed_rec(struct tf_trace_array *tr,
+				      const struct tf_record *rec)
+{
+	/* mostly no pid list at all: no call */
+	if (!__atomic_load_n(&tr->pids[TF_PIDS_EVENT], __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&tr->pids[TF_PIDS_EVENT_NOTRACE],
+			     __ATOMIC_RELAXED))
+		return true;
+	return tf_pid_filtered_rec(tr, rec);
+}
 /*
  * event-fork (event path, RCU read side): a fork record adds its child
  * to @tr's pid lists that hold its parent; a sched_process_free record
