@@ -980,7 +980,6 @@ int tf_ring_buffer_read_page(struct tf_ring_buffer *rb, int cpu,
 			/* the whole page: its real end, no padding */
 			k = n;
 			used = (unsigned)kb + pad;
-			o = end;
 			pad = 0;
 			end = 0;
 			p++;
