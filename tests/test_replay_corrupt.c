@@ -6,8 +6,9 @@
  * tests/fuzz/fuzz_replay.c found libtracecmd 1.3 dereferencing NULL in
  * tracecmd_open_fd(); short-field-count.dat the one with which it found
  * an event format whose fields libtraceevent counted short, which
- * overran the field array tracefuse sized by the count; the other files
- * are data/sample.dat cut short.
+ * overran the field array tracefuse sized by the count; no-page-size.dat
+ * the one with which it found a record read past its page; the other
+ * files are data/sample.dat cut short.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -69,6 +70,16 @@ int main(void)
 	CHECK_INT(tf_replay_probe(SRCDIR "/tests/replay-corrupt/open-fails.dat"),
 		  -EBADMSG);
 	CHECK_INT(tf_replay_run(&t, SRCDIR "/tests/replay-corrupt/open-fails.dat",
+				&opts, &n, NULL, NULL), -EBADMSG);
+	CHECK_INT(n, 7);
+	CHECK_INT(reg->nr_events, nr);
+
+	/* a file that gives its pages no size, whose one record claims 32
+	 * KiB: libtracecmd hands the record over as it is, and copying it
+	 * read past the page; such a file is refused */
+	n = 7;
+	CHECK_INT(tf_replay_run(&t, SRCDIR
+				"/tests/replay-corrupt/no-page-size.dat",
 				&opts, &n, NULL, NULL), -EBADMSG);
 	CHECK_INT(n, 7);
 	CHECK_INT(reg->nr_events, nr);

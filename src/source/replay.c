@@ -111,6 +111,7 @@ struct replay {
 	struct tracecmd_input **handles;	/* top level + instances */
 	int nr_handles;
 	struct tep_handle *ftep;
+	int page_size;			/* the file's sub-buffers' */
 	struct xlate *x;		/* by file event id, 65536 */
 	char *formats;			/* the file's format texts, lazily */
 	char *release;			/* the recording kernel's, or NULL */
@@ -710,6 +711,24 @@ static int arena_add(struct replay *r, const struct rrec *h,
 	return 0;
 }
 
+/*
+ * Whether @rec lies inside its page.  libtracecmd takes an event's length
+ * from the file as it is: a corrupt one can claim more bytes than its page
+ * holds, and the bytes after the page are another buffer's.  The record's
+ * offset is its header's in the file, pages sit at multiples of the page
+ * size (a power of two, checked when the file is opened), and
+ * record_size counts the header and the data.
+ */
+static bool in_page(const struct replay *r, const struct tep_record *rec)
+{
+	unsigned long long psize = r->page_size, at;
+
+	if (rec->record_size < rec->size || rec->size < 0)
+		return false;
+	at = rec->offset & (psize - 1);
+	return at + (unsigned long long)rec->record_size <= psize;
+}
+
 static int load_one(struct tracecmd_input *handle, struct tep_record *rec,
 		    int cpu, void *arg)
 {
@@ -721,7 +740,7 @@ static int load_one(struct tracecmd_input *handle, struct tep_record *rec,
 	int32_t pid;
 
 	(void)handle;
-	if (rec->size < 8) {
+	if (rec->size < 8 || !in_page(r, rec)) {
 		r->skipped++;
 		return 0;
 	}
@@ -805,6 +824,12 @@ static int replay_load(struct replay *r)
 		r->release = uname_release(tracecmd_get_uname(r->handle));
 	if (tep_is_file_bigendian(r->ftep) != tep_is_local_bigendian(r->ftep)) {
 		ret = -ENOTSUP;	/* byte-swapping records: not done */
+		goto out;
+	}
+	/* its pages' size, which bounds every record (in_page) */
+	r->page_size = tep_get_sub_buffer_size(r->ftep);
+	if (r->page_size <= 0 || (r->page_size & (r->page_size - 1))) {
+		ret = -EBADMSG;
 		goto out;
 	}
 	n = tracecmd_buffer_instances(r->handle);
