@@ -7,10 +7,12 @@
  * tracecmd_open_fd(); short-field-count.dat the one with which it found
  * an event format whose fields libtraceevent counted short, which
  * overran the field array tracefuse sized by the count; no-page-size.dat
- * the one with which it found a record read past its page; the other
- * files are data/sample.dat cut short.
+ * the one with which it found a record read past its page; endless.dat
+ * one libtracecmd reads without end; the other files are
+ * data/sample.dat cut short.
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +25,11 @@
 #include "trace/trace_array.h"
 #include "source/replay.h"
 #include "source/replay_probe.h"
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
 
 static char *cut_copy(const char *src, const char *dir, off_t len)
 {
@@ -73,6 +80,14 @@ int main(void)
 				&opts, &n, NULL, NULL), -EBADMSG);
 	CHECK_INT(n, 7);
 	CHECK_INT(reg->nr_events, nr);
+
+	/* a file libtracecmd reads without end: the probe's child gives up
+	 * at its alarm, even where the process handles SIGALRM itself (as
+	 * libFuzzer does, with which fuzz_replay found it waiting for ever) */
+	signal(SIGALRM, on_alarm);
+	CHECK_INT(tf_replay_probe(SRCDIR "/tests/replay-corrupt/endless.dat"),
+		  -EBADMSG);
+	signal(SIGALRM, SIG_DFL);
 
 	/* a file that gives its pages no size, whose one record claims 32
 	 * KiB: libtracecmd hands the record over as it is, and copying it

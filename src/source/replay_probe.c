@@ -74,11 +74,14 @@ static int read_all(const char *path)
  * a bad pointer raises, set with the raw system call, because a
  * sanitizer's interceptor keeps its own handler (which would report
  * the child's crash as the parent's, and under a fuzzer write it as a
- * crash of the program).
+ * crash of the program).  And of its alarm: a handler of SIGALRM the
+ * parent has (a fuzzer's timeout, for one) would let a child that
+ * never finishes run on while the parent waits for it.
  */
 static void default_crash_signals(void)
 {
-	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL };
+	static const int sigs[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL,
+				    SIGALRM };
 	struct {
 		void *handler;
 		unsigned long flags;
