@@ -438,14 +438,17 @@ void tf_ring_channel_detach(struct tf_ring_channel *ch,
 	free(ch);
 }
 
-/* Drains @ch up to the head it has now. */
+/*
+ * Drains @ch up to the head it has now.  Under the channel's lock even
+ * when nothing seems pending: the drain thread may have taken the last
+ * records out of the ring and still be dispatching them, and a reader
+ * that syncs must find them dispatched.
+ */
 static void sync_one(struct tf_ring_channel *ch)
 {
-	uint64_t head;
+	uint64_t head = __atomic_load_n(&ch->r.ctl->data_head,
+					__ATOMIC_ACQUIRE);
 
-	if (!tf_ring_pending(&ch->r))
-		return;
-	head = __atomic_load_n(&ch->r.ctl->data_head, __ATOMIC_ACQUIRE);
 	pthread_mutex_lock(&ch->lock);
 	while ((int64_t)(head - ch->r.tail) > 0 && drain_batch(ch))
 		;
