@@ -12,7 +12,11 @@
  *    and 2 producer threads; the histogram's Hits must equal the events
  *    delivered, and delivered + lost the events written;
  *  - the daemon's CPU time per event delivered (user + system, from
- *    /proc/PID/stat of TF_DAEMON_PID, which bench/ring.sh sets).
+ *    /proc/PID/stat of TF_DAEMON_PID, which bench/ring.sh sets);
+ *  - the floor: producer CPU ns per write that lands in the ring while
+ *    no reader runs (the daemon stopped with SIGSTOP, the ring's pages
+ *    already touched, each round writing less than the ring holds and
+ *    the daemon let go to drain it between rounds); needs TF_DAEMON_PID.
  *
  * Rings of 1 MiB by default (-s BYTES): events a producer outrunning
  * the daemon loses are reported.
@@ -23,6 +27,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,11 +178,54 @@ static void run(unsigned threads, double *rate, double *prod_ns,
 	pthread_barrier_destroy(&start);
 }
 
+/*
+ * Producer CPU ns per write with no reader running: rounds of writes
+ * that all fit, the daemon stopped during each and let go between them.
+ * 0 when the daemon is not known.
+ */
+static double floor_ns(size_t ring)
+{
+	unsigned char rec[64] = { 0 };
+	unsigned long per_round = ring / 2 / (24 + sizeof(rec)), done = 0;
+	double cpu = 0;
+
+	if (!daemon_pid)
+		return 0;
+	tfuse_event_file_write(sw, rec, sizeof(rec));	/* the ring exists */
+	for (unsigned long i = 0; i < 2 * per_round; i++)	/* its pages too */
+		tfuse_event_file_write(sw, rec, sizeof(rec));
+	while (done < n_events) {
+		double t0;
+
+		tfuse_sync(t);
+		if (kill(daemon_pid, SIGSTOP) < 0)
+			return 0;
+		t0 = cpu_ns();
+		for (unsigned long i = 0; i < per_round; i++) {
+			uint32_t pid = (uint32_t)(i & 1023);
+
+			memcpy(rec + 56, &pid, 4);
+			if (tfuse_event_file_write(sw, rec, sizeof(rec)) < 0) {
+				kill(daemon_pid, SIGCONT);
+				fprintf(stderr, "bench_ring: a floor write did "
+					"not fit\n");
+				return 0;
+			}
+		}
+		cpu += cpu_ns() - t0;
+		kill(daemon_pid, SIGCONT);
+		done += per_round;
+	}
+	tfuse_sync(t);
+	tfuse_thread_done(t);
+	return cpu / (double)done;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned reps = 5;
 	size_t ring = 1u << 20;
-	double r1[16], r2[16], p1[16], p2[16], c1[16], c2[16];
+	double r1[16], r2[16], p1[16], p2[16], c1[16], c2[16], f1[16];
 	const char *pid = getenv("TF_DAEMON_PID");
 	unsigned long lost1 = 0, lost2 = 0, l;
 	struct stat3 s;
@@ -206,6 +254,8 @@ int main(int argc, char **argv)
 		perror("bench_ring: set-up");
 		return 1;
 	}
+	for (unsigned r = 0; r < reps; r++)
+		f1[r] = floor_ns(ring);
 	for (unsigned r = 0; r < reps; r++) {
 		run(1, &r1[r], &p1[r], &c1[r], &l);
 		lost1 += l;
@@ -227,6 +277,11 @@ int main(int argc, char **argv)
 		printf("| %.2f (%.2f-%.2f) | %lu |\n", s.med / 1e6,
 		       s.min / 1e6, s.max / 1e6, k ? lost2 : lost1);
 	}
+	s = stats(f1, reps);
+	if (s.med > 0)
+		printf("\nfloor: producer CPU ns per write landing in the ring "
+		       "with no reader running: %.1f (%.1f-%.1f)\n", s.med,
+		       s.min, s.max);
 	write_file("events/sched/sched_switch/trigger", "!hist:keys=next_pid",
 		   O_APPEND);
 	tfuse_put_event_file(sw);
