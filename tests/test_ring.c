@@ -8,9 +8,13 @@
  *  - a full ring refuses records (-ENOSPC) and counts them, and the count
  *    arrives in a LOST record ahead of the next record that fits;
  *  - a broken frame makes the reader skip what is there, nothing else;
+ *  - batch reads (many records per copy) give the same records, across
+ *    the end of the data area, the copy's chunks and the caller's cap,
+ *    and stop at a broken frame after the records before it;
  *  - a producer thread and a consumer thread at full speed: every record
- *    is delivered in order or counted lost, delivered + lost == produced
- *    (run it under ThreadSanitizer: scripts/tsan.sh tests/test_ring.c);
+ *    is delivered in order or counted lost, delivered + lost == produced,
+ *    read one by one and in batches (run it under ThreadSanitizer:
+ *    scripts/tsan.sh tests/test_ring.c);
  *  - a channel dispatches good records into the engine (a histogram
  *    counts them) and drops each malformed one (unknown id, too short,
  *    dynamic data outside the record, a string not ended, a record of
@@ -204,6 +208,103 @@ static void test_broken(void)
 	munmap(map, TF_RING_CTL_SIZE + 4096);
 }
 
+static uint8_t bbuf[TF_RING_MAX_RECORD + 8192];
+
+static void test_batch(void)
+{
+	const size_t size = 128 << 10;
+	void *map = new_ring(size, NULL);
+	struct tf_ring_writer w;
+	struct tf_ring_reader r;
+	struct tf_ring_record recs[100];
+	static uint8_t payload[3000];
+	uint32_t next_read = 0, bad = 0, batches = 0, seq = 0;
+
+	CHECK(map != NULL);
+	tf_ring_writer_init(&w, map);
+	CHECK_INT(tf_ring_reader_init(&r, map, TF_RING_CTL_SIZE + size), 0);
+	/* sizes 1..2999 cycle, batches of 1..100 records: records and
+	 * headers start and end at every offset of the ring, of the 4 KiB
+	 * chunks and of the caller's cap */
+	while (next_read < 30000) {
+		int n;
+
+		while (seq < 30000) {
+			uint32_t len = 1 + (seq * 7) % 2999;
+
+			pattern(payload, len, seq);
+			if (tf_ring_write(&w, seq, seq % 3, payload, len) ==
+			    -ENOSPC) {
+				w.lost = 0;	/* nothing is lost here */
+				w.ctl->lost = 0;
+				break;
+			}
+			seq++;
+		}
+		n = tf_ring_read_batch(&r, bbuf, TF_RING_MAX_RECORD, recs,
+				       1 + batches % 100);
+		batches++;
+		CHECK(n > 0);
+		if (n <= 0)
+			break;
+		for (int i = 0; i < n; i++, next_read++)
+			if (recs[i].type != TF_RING_EVENT ||
+			    recs[i].ts != next_read ||
+			    recs[i].len != 1 + (next_read * 7) % 2999 ||
+			    recs[i].cpu != next_read % 3 ||
+			    !pattern_ok(recs[i].payload, recs[i].len, next_read))
+				bad++;
+		tf_ring_reader_release(&r);
+	}
+	CHECK_INT(bad, 0);
+	CHECK_INT(next_read, 30000);
+	CHECK_INT(tf_ring_read_batch(&r, bbuf, TF_RING_MAX_RECORD, recs, 100),
+		  0);
+	CHECK(r.tail > size * 100);	/* wrapped many times */
+	munmap(map, TF_RING_CTL_SIZE + size);
+}
+
+static void test_batch_broken(void)
+{
+	void *map = new_ring(4096, NULL);
+	struct tf_ring_writer w;
+	struct tf_ring_reader r;
+	struct tf_ring_record recs[8];
+	struct tf_ring_header h;
+	uint8_t payload[16] = { 0 };
+	uint8_t *data = (uint8_t *)map + TF_RING_CTL_SIZE;
+
+	tf_ring_writer_init(&w, map);
+	tf_ring_reader_init(&r, map, TF_RING_CTL_SIZE + 4096);
+	for (int i = 1; i <= 4; i++)
+		tf_ring_write(&w, (uint64_t)i, 0, payload, 16);
+	/* the third record says it is longer than what was written */
+	memcpy(&h, data + 80, sizeof(h));
+	h.size = 4000;
+	memcpy(data + 80, &h, sizeof(h));
+	CHECK_INT(tf_ring_read_batch(&r, bbuf, TF_RING_MAX_RECORD, recs, 8), 2);
+	CHECK_INT(recs[0].ts, 1);
+	CHECK_INT(recs[1].ts, 2);
+	CHECK_INT(tf_ring_read_batch(&r, bbuf, TF_RING_MAX_RECORD, recs, 8),
+		  -EBADMSG);
+	CHECK_INT(tf_ring_read_batch(&r, bbuf, TF_RING_MAX_RECORD, recs, 8), 0);
+	tf_ring_reader_release(&r);
+	/* after the skip the ring works on */
+	CHECK_INT(tf_ring_write(&w, 5, 0, payload, 16), 0);
+	CHECK_INT(tf_ring_read_batch(&r, bbuf, TF_RING_MAX_RECORD, recs, 8), 1);
+	CHECK_INT(recs[0].ts, 5);
+	/* a head beyond the data area */
+	__atomic_store_n(&w.ctl->data_head, r.tail + 8192, __ATOMIC_RELEASE);
+	CHECK_INT(tf_ring_read_batch(&r, bbuf, TF_RING_MAX_RECORD, recs, 8),
+		  -EBADMSG);
+	/* half a header at the end of what was published */
+	tf_ring_reader_init(&r, map, TF_RING_CTL_SIZE + 4096);
+	__atomic_store_n(&w.ctl->data_head, r.tail + 4, __ATOMIC_RELEASE);
+	CHECK_INT(tf_ring_read_batch(&r, bbuf, TF_RING_MAX_RECORD, recs, 8),
+		  -EBADMSG);
+	munmap(map, TF_RING_CTL_SIZE + 4096);
+}
+
 /* ---- a producer and a consumer at full speed ---- */
 
 struct conc {
@@ -212,7 +313,34 @@ struct conc {
 	unsigned long produced, refused;
 	unsigned long delivered, lost, bad;
 	int done;
+	bool batch;		/* the consumer reads in batches */
 };
+
+/* The consumer's next record, one by one or out of a batch. */
+struct next {
+	struct tf_ring_record recs[64];
+	int n, at;
+};
+
+static int next_record(struct conc *c, struct tf_ring_reader *r,
+		       struct next *nx, struct tf_ring_record *rec)
+{
+	if (!c->batch)
+		return tf_ring_read(r, rbuf, rec);
+	if (nx->at == nx->n) {
+		nx->n = tf_ring_read_batch(r, bbuf, TF_RING_MAX_RECORD,
+					   nx->recs, 1 + (unsigned)(c->delivered % 64));
+		nx->at = 0;
+		if (nx->n <= 0) {
+			int ret = nx->n;
+
+			nx->n = 0;
+			return ret;
+		}
+	}
+	*rec = nx->recs[nx->at++];
+	return 1;
+}
 
 static void *producer(void *arg)
 {
@@ -252,13 +380,14 @@ static void *consumer(void *arg)
 	struct conc *c = arg;
 	struct tf_ring_reader r;
 	struct tf_ring_record rec;
+	struct next nx = { .n = 0 };
 	uint64_t last = 0;
 	unsigned idle = 0;
 	bool any = false;
 
 	tf_ring_reader_init(&r, c->map, TF_RING_CTL_SIZE + 8192);
 	for (;;) {
-		int ret = tf_ring_read(&r, rbuf, &rec);
+		int ret = next_record(c, &r, &nx, &rec);
 
 		if (ret == 0) {
 			tf_ring_reader_release(&r);
@@ -297,10 +426,9 @@ static void *consumer(void *arg)
 	return NULL;
 }
 
-static void test_concurrent(void)
+static void run_concurrent(unsigned long n, bool batch)
 {
-	const char *env = getenv("TF_RING_RECORDS");
-	struct conc c = { .n = env ? strtoul(env, NULL, 10) : 2000000 };
+	struct conc c = { .n = n, .batch = batch };
 	pthread_t p, q;
 
 	c.map = new_ring(8192, NULL);
@@ -311,9 +439,18 @@ static void test_concurrent(void)
 	CHECK_INT(c.bad, 0);
 	CHECK_INT(c.lost, c.refused);
 	CHECK_INT(c.delivered + c.lost, c.produced);
-	fprintf(stderr, "test_ring: %lu records: %lu delivered, %lu lost\n",
-		c.n, c.delivered, c.lost);
+	fprintf(stderr, "test_ring: %lu records%s: %lu delivered, %lu lost\n",
+		c.n, batch ? " (read in batches)" : "", c.delivered, c.lost);
 	munmap(c.map, TF_RING_CTL_SIZE + 8192);
+}
+
+static void test_concurrent(void)
+{
+	const char *env = getenv("TF_RING_RECORDS");
+	unsigned long n = env ? strtoul(env, NULL, 10) : 2000000;
+
+	run_concurrent(n, false);
+	run_concurrent(n / 2, true);
 }
 
 /* ---- the daemon's channel ---- */
@@ -473,6 +610,8 @@ int main(void)
 	test_wrap();
 	test_lost();
 	test_broken();
+	test_batch();
+	test_batch_broken();
 	test_concurrent();
 	fd = open(FORMATS_DIR, O_RDONLY | O_DIRECTORY);
 	if (fd < 0 || tf_registry_load(&reg, fd, NULL, "test") < 0)

@@ -210,64 +210,139 @@ static void get(const struct tf_ring_reader *r, uint64_t at, void *dst,
 	}
 }
 
-int tf_ring_read(struct tf_ring_reader *r, uint8_t *buf,
-		 struct tf_ring_record *rec)
+/*
+ * Describes the record whose copy starts at @buf (@size bytes, checked
+ * by the caller) in @rec.
+ */
+static inline void describe(const uint8_t *buf, const struct tf_ring_header *h,
+		     struct tf_ring_record *rec)
 {
-	uint64_t avail = r->head - r->tail, off;
-	struct tf_ring_header h;
+	rec->type = h->type;
+	rec->lost = 0;
+	if (h->type == TF_RING_EVENT && h->size >= TF_RING_EVENT_HDR) {
+		uint32_t len;
+
+		memcpy(&rec->ts, buf + 8, 8);
+		memcpy(&rec->cpu, buf + 16, 4);
+		memcpy(&len, buf + 20, 4);
+		if (len > h->size - TF_RING_EVENT_HDR)
+			len = UINT32_MAX;	/* the caller's to refuse */
+		rec->len = len;
+		rec->payload = buf + TF_RING_EVENT_HDR;
+		return;
+	}
+	rec->ts = 0;
+	rec->cpu = 0;
+	rec->payload = NULL;
+	rec->len = UINT32_MAX;		/* unknown or short: refused */
+	if (h->type == TF_RING_LOST && h->size >= LOST_SIZE) {
+		memcpy(&rec->lost, buf + 16, 8);
+		rec->len = 0;
+	}
+}
+
+/* A header that cannot be: no record boundary to resume from. */
+static bool bad_header(const struct tf_ring_header *h, uint64_t avail)
+{
+	return h->size < sizeof(*h) || (h->size & 7) || h->size > avail;
+}
+
+/* Skips everything written so far (after a broken header). */
+static int skip_broken(struct tf_ring_reader *r)
+{
+	r->head = __atomic_load_n(&r->ctl->data_head, __ATOMIC_ACQUIRE);
+	__atomic_store_n(&r->tail, r->head, __ATOMIC_RELAXED);
+	return -EBADMSG;
+}
+
+/* Bytes published and not read yet: 0, or what the head says. */
+static uint64_t available(struct tf_ring_reader *r)
+{
+	uint64_t avail = r->head - r->tail;
 
 	if (avail == 0) {
 		/* (C): the head's bytes are visible once we see the head */
 		r->head = __atomic_load_n(&r->ctl->data_head,
 					  __ATOMIC_ACQUIRE);
 		avail = r->head - r->tail;
-		if (avail == 0)
-			return 0;
 	}
-	if (avail < sizeof(h) || avail > r->size)
-		goto broken;
-	off = r->tail & r->mask;
-	if (__builtin_expect(off + sizeof(h) <= r->size, 1))
-		memcpy(&h, r->data + off, sizeof(h));
-	else
-		get(r, r->tail, &h, sizeof(h));
-	if (h.size < sizeof(h) || (h.size & 7) || h.size > avail)
-		goto broken;
-	/* a copy the writer cannot touch any more */
-	if (__builtin_expect(off + h.size <= r->size, 1))
-		memcpy(buf, r->data + off, h.size);
-	else
-		get(r, r->tail, buf, h.size);
-	/* peeked at without the reader's lock (tf_ring_pending) */
-	__atomic_store_n(&r->tail, r->tail + h.size, __ATOMIC_RELAXED);
-	rec->type = h.type;
-	rec->lost = 0;
-	if (h.type == TF_RING_EVENT && h.size >= TF_RING_EVENT_HDR) {
-		uint32_t len;
+	return avail;
+}
 
-		memcpy(&rec->ts, buf + 8, 8);
-		memcpy(&rec->cpu, buf + 16, 4);
-		memcpy(&len, buf + 20, 4);
-		if (len > h.size - TF_RING_EVENT_HDR)
-			len = UINT32_MAX;	/* the caller's to refuse */
-		rec->len = len;
-		rec->payload = buf + TF_RING_EVENT_HDR;
-		return 1;
+/*
+ * Copies bytes [@from, @to) past the tail into @buf at the same
+ * offsets: one or two memcpy for many records.
+ */
+static void copy_span(const struct tf_ring_reader *r, uint8_t *buf,
+		      uint64_t from, uint64_t to)
+{
+	get(r, r->tail + from, buf + from, (uint32_t)(to - from));
+}
+
+int tf_ring_read_batch(struct tf_ring_reader *r, uint8_t *buf, uint32_t cap,
+		       struct tf_ring_record *recs, unsigned max)
+{
+	uint64_t avail = available(r), copied = 0, used = 0;
+	unsigned n = 0;
+
+	if (avail == 0)
+		return 0;
+	if (avail > r->size)
+		return skip_broken(r);
+	while (n < max && used < avail) {
+		struct tf_ring_header h;
+
+		if (avail - used < sizeof(h))
+			goto broken;
+		if (copied < used + sizeof(h)) {
+			/* the next stretch: a chunk, or what is left */
+			uint64_t to = used + TF_RING_COPY_CHUNK;
+
+			if (to > avail)
+				to = avail;
+			if (to > cap)
+				to = cap;
+			if (to < used + sizeof(h))
+				break;		/* @buf is full */
+			copy_span(r, buf, copied, to);
+			copied = to;
+		}
+		memcpy(&h, buf + used, sizeof(h));
+		if (bad_header(&h, avail - used))
+			goto broken;
+		if (copied < used + h.size) {
+			/* a record longer than what is copied: the rest of
+			 * it, and a chunk beyond where there is one */
+			uint64_t to = used + h.size + TF_RING_COPY_CHUNK;
+
+			if (to > avail)
+				to = avail;
+			if (to > cap)
+				to = cap;
+			if (to < used + h.size)
+				break;		/* next time, from the start */
+			copy_span(r, buf, copied, to);
+			copied = to;
+		}
+		describe(buf + used, &h, &recs[n++]);
+		used += h.size;
 	}
-	rec->ts = 0;
-	rec->cpu = 0;
-	rec->payload = NULL;
-	rec->len = UINT32_MAX;		/* unknown or short: refused */
-	if (h.type == TF_RING_LOST && h.size >= LOST_SIZE) {
-		memcpy(&rec->lost, buf + 16, 8);
-		rec->len = 0;
-	}
-	return 1;
+	/* peeked at without the reader's lock (tf_ring_pending) */
+	__atomic_store_n(&r->tail, r->tail + used, __ATOMIC_RELAXED);
+	return (int)n;
 broken:
-	/* no record boundary to resume from: skip what is there */
-	r->head = __atomic_load_n(&r->ctl->data_head, __ATOMIC_ACQUIRE);
-	__atomic_store_n(&r->tail, r->head, __ATOMIC_RELAXED);
-	return -EBADMSG;
+	/* the records before the broken header stand; the rest goes */
+	if (n) {
+		__atomic_store_n(&r->tail, r->tail + used, __ATOMIC_RELAXED);
+		return (int)n;
+	}
+	return skip_broken(r);
+}
+
+int tf_ring_read(struct tf_ring_reader *r, uint8_t *buf,
+		 struct tf_ring_record *rec)
+{
+	return tf_ring_read_batch(r, buf, TF_RING_MAX_RECORD, rec, 1);
 }
 
 void tf_ring_reader_sleep(struct tf_ring_reader *r, uint32_t how,

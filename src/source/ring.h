@@ -71,6 +71,7 @@ struct tf_ring_header {		/* struct perf_event_header */
 
 #define TF_RING_EVENT_HDR	24u	/* header, ts, cpu, len */
 #define TF_RING_MAX_RECORD	(65536u - 8u)	/* u16 size, 8-aligned */
+#define TF_RING_COPY_CHUNK	4096u	/* bytes a batch read copies at once */
 #define TF_RING_MAX_PAYLOAD	(TF_RING_MAX_RECORD - TF_RING_EVENT_HDR)
 
 struct tf_ring_ctl {
@@ -158,13 +159,24 @@ static inline uint64_t tf_ring_pending(const struct tf_ring_reader *r)
 }
 /*
  * Copies the next record out into @buf (at least TF_RING_MAX_RECORD
- * bytes) and describes it in @rec, without publishing the tail.
- * 1: a record; 0: none is there; -EBADMSG: the ring's framing is broken
- * (a size that cannot be), after which the reader skips everything
- * written so far.
+ * bytes) and describes it in @rec, without publishing the tail: a batch
+ * of one.  1: a record; 0: none is there; -EBADMSG: the ring's framing
+ * is broken (a size that cannot be), after which the reader skips
+ * everything written so far.
  */
 int tf_ring_read(struct tf_ring_reader *r, uint8_t *buf,
 		 struct tf_ring_record *rec);
+/*
+ * Up to @max records at once: copies what the writer published (one or
+ * two memcpy per stretch of TF_RING_COPY_CHUNK bytes, at most @cap
+ * bytes, which must hold TF_RING_MAX_RECORD) into @buf and describes
+ * each whole record in @recs, in order; the tail moves past them.  The
+ * number of records (0: none is there), or -EBADMSG when the framing is
+ * broken at the first record; broken later, the records before it are
+ * returned and the next call reports it.
+ */
+int tf_ring_read_batch(struct tf_ring_reader *r, uint8_t *buf, uint32_t cap,
+		       struct tf_ring_record *recs, unsigned max);
 /* Publishes the tail: the space read so far goes back to the writer. */
 static inline void tf_ring_reader_release(struct tf_ring_reader *r)
 {

@@ -224,70 +224,70 @@ static void dispatch_run(struct tf_ring_channel *ch, unsigned from,
 static unsigned drain_batch(struct tf_ring_channel *ch)
 {
 	struct tf_tracing *t = ch->tracing;
-	unsigned n = 0, taken = 0, used = 0;
+	struct tf_ring_record rrs[TF_DISPATCH_BATCH];
 	struct tf_ring_clock_line line;
 	bool have_line = false;
+	unsigned n = 0;
 	const char *why;
+	int taken;
 
+	/* one copy out for the whole batch; the copies are ours, the
+	 * producer may reuse the space */
+	taken = tf_ring_read_batch(&ch->r, ch->arena, ARENA_SIZE, rrs,
+				   TF_DISPATCH_BATCH);
+	if (taken == 0)
+		return 0;
+	tf_ring_reader_release(&ch->r);
+	if (taken < 0) {
+		bad(ch, "broken framing, the rest skipped", -1);
+		return 1;
+	}
 	tf_rcu_read_lock();
-	while (n < TF_DISPATCH_BATCH &&
-	       used + TF_RING_MAX_RECORD <= ARENA_SIZE) {
-		struct tf_ring_record rr;
+	for (int i = 0; i < taken; i++) {
+		struct tf_ring_record *rr = &rrs[i];
 		const struct ev_check *c;
 		uint16_t id;
-		int r = tf_ring_read(&ch->r, ch->arena + used, &rr);
 
-		if (r == 0)
-			break;
-		taken++;
-		if (r < 0) {
-			bad(ch, "broken framing, the rest skipped", -1);
-			break;
-		}
-		if (rr.type == TF_RING_LOST) {
-			count(&ch->lost, rr.lost);
+		if (rr->type == TF_RING_LOST) {
+			count(&ch->lost, rr->lost);
 			continue;
 		}
-		if (rr.type != TF_RING_EVENT || rr.len == UINT32_MAX ||
-		    rr.len < 8) {
+		if (rr->type != TF_RING_EVENT || rr->len == UINT32_MAX ||
+		    rr->len < 8) {
 			bad(ch, "not an event record", -1);
 			continue;
 		}
-		memcpy(&id, rr.payload, 2);
+		memcpy(&id, rr->payload, 2);
 		if (!(c = check_of(ch, id, &why)) ||
-		    !record_ok(c, rr.payload, rr.len, &why)) {
+		    !record_ok(c, rr->payload, rr->len, &why)) {
 			bad(ch, why, id);
 			continue;
 		}
-		if (rr.cpu >= (uint32_t)t->nr_cpus)
-			rr.cpu %= (uint32_t)t->nr_cpus;
+		if (rr->cpu >= (uint32_t)t->nr_cpus)
+			rr->cpu %= (uint32_t)t->nr_cpus;
 		if (ch->tsc) {		/* one line for the batch */
 			if (!have_line) {
-				tf_ring_clock_line(&line, rr.ts);
+				tf_ring_clock_line(&line, rr->ts);
 				have_line = true;
 			}
-			rr.ts = tf_ring_clock_apply(&line, rr.ts);
+			rr->ts = tf_ring_clock_apply(&line, rr->ts);
 		}
-		ch->recs[n] = (struct tf_record){
+		ch->recs[n++] = (struct tf_record){
 			.event = c->ev,
-			.data = rr.payload,
-			.size = rr.len,
-			.ts = rr.ts,
-			.cpu = (int)rr.cpu,
+			.data = rr->payload,
+			.size = rr->len,
+			.ts = rr->ts,
+			.cpu = (int)rr->cpu,
 			.comm = ch->comm,
 			.tgid = ch->tgid,
 			/* into the top level's buffer, as trace_marker */
 			.written = c->ftrace,
 		};
-		used += (TF_RING_EVENT_HDR + rr.len + 7) & ~7u;
-		n++;
 	}
-	/* the copies are ours: the producer may reuse the space */
-	tf_ring_reader_release(&ch->r);
 	dispatch_run(ch, 0, n);
 	tf_rcu_read_unlock();
 	count(&ch->records, n);
-	return taken;
+	return (unsigned)taken;
 }
 
 static void *drain_thread(void *arg)
