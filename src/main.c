@@ -420,7 +420,7 @@ int main(int argc, char **argv)
 	struct tf_sources *srcs;
 	struct options opt;
 	struct tf_tracing t;
-	int host_fd, ret;
+	int host_fd, ret, err;
 	long ncpu;
 
 	if (argc > 1 && strcmp(argv[1], "run") == 0)
@@ -439,20 +439,21 @@ int main(int argc, char **argv)
 	if (check_mountpoint(opt.mountpoint) < 0)
 		return 1;
 	host_fd = opt.formats ? -1 : tf_run_host_fd();	/* run.c */
+	ret = 1;
 	srcs = tf_sources_new();
 	if (!srcs) {
 		fprintf(stderr, "tracefuse: out of memory\n");
-		return 1;
+		goto out_fd;
 	}
 	tf_sources_set_host_fd(srcs, host_fd);
-	ret = tf_load_registry(&reg, opt.formats, host_fd);
-	if (ret < 0) {
+	err = tf_load_registry(&reg, opt.formats, host_fd);
+	if (err < 0) {
 		fprintf(stderr, "tracefuse: no event formats found (%s)\n",
-			strerror(-ret));
-		return 1;
+			strerror(-err));
+		goto out_srcs;
 	}
 	if (add_sources(&opt, srcs, reg, host_fd) < 0)
-		return 1;
+		goto out_reg;
 	if (opt.foreground)
 		fprintf(stderr, "tracefuse: %u events in %u systems from %s; "
 			"source: %s\n", reg->nr_events, reg->nr_systems,
@@ -460,7 +461,7 @@ int main(int argc, char **argv)
 	ncpu = opt.cpus ? opt.cpus : sysconf(_SC_NPROCESSORS_ONLN);
 	if (tf_tracing_init(&t, reg, ncpu > 0 ? (int)ncpu : 1) < 0) {
 		fprintf(stderr, "tracefuse: out of memory\n");
-		return 1;
+		goto out_reg;
 	}
 	/* CPUS{} in filters names the CPUs the tree presents, as the
 	 * kernel's name its nr_cpu_ids (default: the host's, configured) */
@@ -471,8 +472,7 @@ int main(int argc, char **argv)
 	/* the "hist" trigger command */
 	if (tf_hist_init(&t) < 0) {
 		fprintf(stderr, "tracefuse: out of memory\n");
-		tf_tracing_destroy(&t);
-		return 1;
+		goto out_tracing;
 	}
 	/* .function in filters: the tree's kernel symbols, as .sym in hist */
 	tf_tracing_use_ksyms(&t);
@@ -482,13 +482,22 @@ int main(int argc, char **argv)
 		if (tf_set_event_token(t.top, opt.events[i], 1) < 0) {
 			fprintf(stderr, "tracefuse: -e %s: no such event\n",
 				opt.events[i]);
-			return 1;
+			goto out_tracing;
 		}
 	}
 	ret = run(&opt, &t, srcs);
+out_tracing:
+	/* the sources go first: they hold the tree they feed */
 	tf_sources_free(srcs);
+	srcs = NULL;
 	tf_tracing_destroy(&t);
+out_reg:
+	tf_sources_free(srcs);
 	tf_registry_free(reg);
+	goto out_fd;
+out_srcs:
+	tf_sources_free(srcs);
+out_fd:
 	if (host_fd >= 0)
 		close(host_fd);
 	return ret;
