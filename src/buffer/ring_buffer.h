@@ -120,7 +120,9 @@ void tf_rb_snapshot_release(struct tf_rb_snapshot *snap);
  * sizes (a time extend with its event), and the padding after the last
  * when that fits too.  The entries in snap are consumed, in the order
  * written.  Nothing is taken (snap->nr 0, rp->pad 0) when nothing is
- * unread, or when the first event does not fit (rp->too_small).
+ * unread, or when the first event does not fit (rp->too_small).  On
+ * success @snap holds memory even when nothing was taken: the caller
+ * releases it (tf_rb_snapshot_release) in every case.
  */
 struct tf_rb_read_page {
 	uint64_t stamp;		/* the time the page's deltas start from: the

@@ -604,8 +604,10 @@ static int raw_show(struct tf_open *o, struct tf_ring_buffer *rb,
 				       &snap, &rp);
 	if (ret < 0)
 		return ret;
-	if (rp.too_small)
+	if (rp.too_small) {
+		tf_rb_snapshot_release(&snap);
 		return TF_STREAM_EOF;
+	}
 	page = malloc(page_size);
 	if (!page) {
 		tf_rb_snapshot_release(&snap);
