@@ -304,6 +304,7 @@ static bool event_gone(const struct tf_open *o)
 }
 
 static void flush_invalidations(void);
+static void open_free(struct tf_open *o);
 
 static void lock_for(const struct tf_open *o)
 {
@@ -378,7 +379,10 @@ static void tf_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 	fi->keep_cache = 0;
 	if (o->node.def->flags & TF_FD_STREAM)
 		fi->nonseekable = 1;
-	fuse_reply_open(req, fi);
+	/* an open interrupted before this reply gets no release: the
+	 * file is let go here (a trace_pipe would stay busy otherwise) */
+	if (fuse_reply_open(req, fi) == -ENOENT)
+		open_free(o);
 }
 
 /* Renders @o's text again; caller holds o->lock. */
@@ -983,12 +987,9 @@ static void tf_poll(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi,
 	fuse_reply_poll(req, revents);
 }
 
-static void tf_release(fuse_req_t req, fuse_ino_t ino,
-		       struct fuse_file_info *fi)
+/* Lets go of an open file: its file's release, its memory. */
+static void open_free(struct tf_open *o)
 {
-	struct tf_open *o = (struct tf_open *)(uintptr_t)fi->fh;
-
-	(void)ino;
 	if (tf_file_poll(o->node.def)) {
 		pthread_mutex_lock(&poll_lock);
 		poll_forget_locked(o);
@@ -1003,6 +1004,13 @@ static void tf_release(fuse_req_t req, fuse_ino_t ino,
 	sb_release(&o->text);
 	pthread_mutex_destroy(&o->lock);
 	free(o);
+}
+
+static void tf_release(fuse_req_t req, fuse_ino_t ino,
+		       struct fuse_file_info *fi)
+{
+	(void)ino;
+	open_free((struct tf_open *)(uintptr_t)fi->fh);
 	fuse_reply_err(req, 0);
 }
 
