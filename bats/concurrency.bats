@@ -129,6 +129,35 @@ all_gone() {
 	return 1
 }
 
+@test "a named hist kept by one instance after the instance that made it is removed: read under ASan, no report" {
+	local bin
+	bin=$("$TF_TOP/scripts/sanitize-build.sh" asan) ||
+		fail "cannot build with -fsanitize=address,undefined"
+	ASAN_OPTIONS=log_path=$BATS_TEST_TMPDIR/asan \
+	UBSAN_OPTIONS=print_stacktrace=1:log_path=$BATS_TEST_TMPDIR/ubsan \
+		start_daemon "$bin"
+	cd "$TF_MNT"
+	mkdir instances/i1 instances/i2
+	# i2 makes "shared", i1 uses it too; i2 goes (6.12 lets it)
+	echo 'hist:name=shared:keys=common_type' > instances/i2/events/ftrace/print/trigger
+	echo 'hist:name=shared:keys=common_type' >> instances/i1/events/ftrace/print/trigger
+	echo -n a > instances/i1/trace_marker
+	echo -n b > instances/i2/trace_marker
+	rmdir instances/i2
+	run cat instances/i1/events/ftrace/print/hist
+	assert_output --partial 'Hits: 2'
+	echo -n c > instances/i1/trace_marker
+	run cat instances/i1/events/ftrace/print/hist
+	assert_output --partial 'Hits: 3'
+	echo '!hist:name=shared:keys=common_type' >> instances/i1/events/ftrace/print/trigger
+	rmdir instances/i1
+	cd /
+	stop_daemon
+	cat "$BATS_TEST_TMPDIR"/asan.* "$BATS_TEST_TMPDIR"/ubsan.* 2>/dev/null |
+		head -60
+	! ls "$BATS_TEST_TMPDIR"/asan.* "$BATS_TEST_TMPDIR"/ubsan.* 2>/dev/null
+}
+
 @test "64 readers blocked on trace_pipe: other requests answer within 100 ms, a record wakes one, signals end them" {
 	local i f ms worst=0
 	start_daemon "$TF_BIN"

@@ -967,15 +967,22 @@ void print_actions(struct strbuf *out, const struct hist_data *hd,
 /* The "Snapshot taken" block of the hist file (track_data_snapshot_print). */
 void track_data_snapshot_print(struct strbuf *out, const struct hist_data *hd)
 {
-	struct track_data *td = tf_trigger_snapshot_cond_data(hd->file->tr);
 	const struct action_data *a = NULL;
+	struct track_data *td;
 
-	if (!td || !td->updated)
-		return;
 	for (unsigned int i = 0; i < hd->n_actions; i++)
 		if (hd->actions[i]->action == ACTION_SNAPSHOT)
 			a = hd->actions[i];
+	/*
+	 * Only then is hd->file looked at: a named histogram outlives the
+	 * instance whose trigger made it (rmdir lets it go while another
+	 * instance uses the name), and hd->file with it; one with a
+	 * snapshot() has variables, which keep its instance (EBUSY).
+	 */
 	if (!a)
+		return;
+	td = tf_trigger_snapshot_cond_data(hd->file->tr);
+	if (!td || !td->updated)
 		return;
 	sb_puts(out, "\nSnapshot taken (see tracing/snapshot).  Details:\n");
 	sb_printf(out, "\ttriggering value { %s(%s) }: %10llu",

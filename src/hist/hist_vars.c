@@ -247,15 +247,16 @@ static bool refs_var(const struct hist_data *hd,
  */
 bool check_var_refs(struct hist_data *hd)
 {
-	struct tf_trace_array *tr = hd->file->tr;
-
 	for (unsigned int i = 0; i < hd->n_fields; i++) {
 		struct hist_field *f = hd->fields[i];
 		struct hist_data *other;
 
 		if (!f || !(f->flags & HIST_FIELD_FL_VAR))
 			continue;
-		cds_list_for_each_entry(other, &tr->hist_vars, vars_list) {
+		/* hd->file only now: a histogram with variables keeps its
+		 * instance, one without may have outlived it (named) */
+		cds_list_for_each_entry(other, &hd->file->tr->hist_vars,
+					vars_list) {
 			if (other == hd)
 				continue;
 			if (refs_var(other, hd, f->var.idx))
