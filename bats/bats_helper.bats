@@ -276,6 +276,8 @@ two_hists() {
 		su -s /bin/sh "$2" -c "env -i PATH=/usr/bin:/bin HOME=/ TRACEFUSE_DATADIR=$1/data TRACEFUSE=$1/tracefuse bats $1/examples/wakeup-latency.bats"' \
 		sh "$dir" "$u"
 	pkill -u "$u" 2>/dev/null || true
+	# the user's daemons kept their sockets in /tmp/tracefuse-UID
+	rm -rf "/tmp/tracefuse-$(id -u "$u")"
 	userdel "$u" 2>/dev/null || rc=1
 	rm -rf "$dir"
 	echo "$output"

@@ -34,6 +34,8 @@ teardown_file() {
 		sleep 0.05
 	done
 	for p in $(pgrep -u "$PU"); do kill -9 "$p"; done
+	# the user's daemons kept their sockets in /tmp/tracefuse-UID
+	rm -rf "/tmp/tracefuse-$(id -u "$PU")"
 	userdel "$PU" 2>/dev/null
 	getent group "$PU" >/dev/null && groupdel "$PU"
 	groupdel "$PG" 2>/dev/null
