@@ -56,9 +56,9 @@ two_hists() {
 	grep -q " $dir fuse.tracefuse " /proc/mounts
 	[ "$(cat "$dir/events/sched/sched_switch/enable")" = 0 ]
 	tracefuse_teardown
-	! grep -q " $dir " /proc/mounts
+	! grep -q " $dir " /proc/mounts || false
 	[ ! -e "$dir" ]
-	! kill -0 "$pid" 2>/dev/null
+	! kill -0 "$pid" 2>/dev/null || false
 	[ -z "$TRACEFS" ]
 	tracefuse_teardown	# twice is harmless
 }
@@ -257,7 +257,7 @@ two_hists() {
 	[[ "$output" == *"# actual   : { next_pid: 42 } hitcount: 1"* ]]
 	[[ "$output" == *"#   { next_pid:         42 } hitcount:          1"* ]]
 	local dir=${output##*mounted at }; dir=${dir%%$'\n'*}
-	! grep -q " $dir " /proc/mounts
+	! grep -q " $dir " /proc/mounts || false
 	[ ! -e "$dir" ]
 }
 

@@ -200,7 +200,7 @@ host_events() { sort "$INST/set_event"; }
 	[ "${lines[0]}" = 1 ]
 	[ "${lines[1]}" = "/sys/kernel/tracing fuse.tracefuse" ]
 	# outside, nothing changed, and the instance is gone
-	! grep -q " /sys/kernel/tracing fuse.tracefuse" /proc/mounts
+	! grep -q " /sys/kernel/tracing fuse.tracefuse" /proc/mounts || false
 	after=$(ls "$HOST/instances" | grep "^tracefuse-" | sort)
 	[ -z "$(comm -13 <(echo "$before") <(echo "$after"))" ]
 }

@@ -171,7 +171,7 @@ PYEOF
 	[ "$status" -eq 0 ]
 	[ "$output" = "" ]
 	grep -qx '# TYPE tracefuse_hist_hitcount_total counter' "$BATS_TEST_TMPDIR/txt"
-	! grep -q '^# EOF' "$BATS_TEST_TMPDIR/txt"
+	! grep -q '^# EOF' "$BATS_TEST_TMPDIR/txt" || false
 	# another event, another scrape: the counter follows the hist
 	echo 'sched:sched_switch ts=9999 prev_pid=40 next_comm=kw"x next_pid=40 next_prio=1' | "$INJECT" "$TF_MNT"
 	run curl -sfS "http://127.0.0.1:$PORT/metrics"

@@ -60,7 +60,7 @@ setup() {
 	[ "$status" -eq 0 ] || { tail -40 "$PKG_DIR/build.log"; false; }
 	if [ "${TRACEFUSE_DEB_CHECK:-0}" = 1 ]; then
 		grep -q '^PASS: tests/test_filter$' "$PKG_DIR/build.log"
-		! grep -qE '^(FAIL|ERROR):' "$PKG_DIR/build.log"
+		! grep -qE '^(FAIL|ERROR):' "$PKG_DIR/build.log" || false
 	fi
 	local deb
 	deb=$(ls "$PKG_DIR"/tracefuse_*_*.deb)
@@ -81,7 +81,7 @@ setup() {
 	dev=$(ls "$PKG_DIR"/libtracefuse-dev_*_*.deb)
 	dpkg-deb -c "$lib" | awk '{ print $6 }' > "$PKG_DIR/lib.contents"
 	grep -qE '^\./usr/lib/[^/]+/libtracefuse\.so\.0\.0\.0$' "$PKG_DIR/lib.contents"
-	! grep -qE '\.(h|pc|la)$|libtracefuse\.so$' "$PKG_DIR/lib.contents"
+	! grep -qE '\.(h|pc|la)$|libtracefuse\.so$' "$PKG_DIR/lib.contents" || false
 	dpkg-deb -c "$dev" | awk '{ print $6 }' > "$PKG_DIR/dev.contents"
 	for f in ./usr/include/tracefuse/tracefuse.h \
 		 ./usr/share/man/man3/libtracefuse.3.gz ./usr/share/man/man3/tfuse_connect.3.gz; do
@@ -90,7 +90,7 @@ setup() {
 	grep -qE '^\./usr/lib/[^/]+/pkgconfig/libtracefuse\.pc$' "$PKG_DIR/dev.contents"
 	grep -qE '^\./usr/lib/[^/]+/libtracefuse\.so$' "$PKG_DIR/dev.contents"
 	dpkg-deb -f "$dev" Depends | grep -q 'libtracefuse0 (= '
-	! grep -q 'usr/lib\|usr/include\|man3' "$PKG_DIR/contents"
+	! grep -q 'usr/lib\|usr/include\|man3' "$PKG_DIR/contents" || false
 }
 
 @test "the package installs with dpkg -i and its tracefuse works from /usr" {
@@ -159,14 +159,17 @@ setup() {
 	echo "$output"
 	[ "$status" -eq 0 ]
 	rm -f "$PKG_DIR/installed"
-	! dpkg -s tracefuse >/dev/null 2>&1
+	# (a `! cmd` line cannot fail a test: bash's errexit ignores it)
+	run dpkg -s tracefuse
+	[ "$status" -ne 0 ]
 	[ ! -e /usr/bin/tracefuse ]
 	[ ! -e /usr/bin/tracefuse-inject ]
 	[ ! -e /usr/share/tracefuse ]
 	[ ! -e /usr/share/doc/tracefuse ]
 	[ ! -e /usr/share/man/man8/tracefuse.8.gz ]
-	! dpkg -s libtracefuse0 >/dev/null 2>&1
-	! ls /usr/lib/*/libtracefuse.so* >/dev/null 2>&1
+	run dpkg -s libtracefuse0
+	[ "$status" -ne 0 ]
+	[ -z "$(compgen -G '/usr/lib/*/libtracefuse.so*')" ]
 	[ ! -e /usr/include/tracefuse ]
 	[ ! -e /usr/share/man/man3/libtracefuse.3.gz ]
 }
