@@ -420,6 +420,7 @@ int main(int argc, char **argv)
 	struct tf_sources *srcs;
 	struct options opt;
 	struct tf_tracing t;
+	bool tracing_up = false;
 	int host_fd, ret, err;
 	long ncpu;
 
@@ -443,17 +444,17 @@ int main(int argc, char **argv)
 	srcs = tf_sources_new();
 	if (!srcs) {
 		fprintf(stderr, "tracefuse: out of memory\n");
-		goto out_fd;
+		goto out;
 	}
 	tf_sources_set_host_fd(srcs, host_fd);
 	err = tf_load_registry(&reg, opt.formats, host_fd);
 	if (err < 0) {
 		fprintf(stderr, "tracefuse: no event formats found (%s)\n",
 			strerror(-err));
-		goto out_srcs;
+		goto out;
 	}
 	if (add_sources(&opt, srcs, reg, host_fd) < 0)
-		goto out_reg;
+		goto out;
 	if (opt.foreground)
 		fprintf(stderr, "tracefuse: %u events in %u systems from %s; "
 			"source: %s\n", reg->nr_events, reg->nr_systems,
@@ -461,8 +462,9 @@ int main(int argc, char **argv)
 	ncpu = opt.cpus ? opt.cpus : sysconf(_SC_NPROCESSORS_ONLN);
 	if (tf_tracing_init(&t, reg, ncpu > 0 ? (int)ncpu : 1) < 0) {
 		fprintf(stderr, "tracefuse: out of memory\n");
-		goto out_reg;
+		goto out;
 	}
+	tracing_up = true;
 	/* CPUS{} in filters names the CPUs the tree presents, as the
 	 * kernel's name its nr_cpu_ids (default: the host's, configured) */
 	if (opt.cpus)
@@ -472,7 +474,7 @@ int main(int argc, char **argv)
 	/* the "hist" trigger command */
 	if (tf_hist_init(&t) < 0) {
 		fprintf(stderr, "tracefuse: out of memory\n");
-		goto out_tracing;
+		goto out;
 	}
 	/* .function in filters: the tree's kernel symbols, as .sym in hist */
 	tf_tracing_use_ksyms(&t);
@@ -482,22 +484,16 @@ int main(int argc, char **argv)
 		if (tf_set_event_token(t.top, opt.events[i], 1) < 0) {
 			fprintf(stderr, "tracefuse: -e %s: no such event\n",
 				opt.events[i]);
-			goto out_tracing;
+			goto out;
 		}
 	}
 	ret = run(&opt, &t, srcs);
-out_tracing:
+out:
 	/* the sources go first: they hold the tree they feed */
 	tf_sources_free(srcs);
-	srcs = NULL;
-	tf_tracing_destroy(&t);
-out_reg:
-	tf_sources_free(srcs);
+	if (tracing_up)
+		tf_tracing_destroy(&t);
 	tf_registry_free(reg);
-	goto out_fd;
-out_srcs:
-	tf_sources_free(srcs);
-out_fd:
 	if (host_fd >= 0)
 		close(host_fd);
 	return ret;

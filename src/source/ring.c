@@ -211,11 +211,12 @@ static void get(const struct tf_ring_reader *r, uint64_t at, void *dst,
 }
 
 /*
- * Describes the record whose copy starts at @buf (@size bytes, checked
- * by the caller) in @rec.
+ * Describes in @rec the record whose copy starts at @buf, its header
+ * @h already checked (bad_header).
  */
-static inline void describe(const uint8_t *buf, const struct tf_ring_header *h,
-		     struct tf_ring_record *rec)
+static inline void describe(const uint8_t *buf,
+			    const struct tf_ring_header *h,
+			    struct tf_ring_record *rec)
 {
 	rec->type = h->type;
 	rec->lost = 0;
@@ -270,13 +271,28 @@ static uint64_t available(struct tf_ring_reader *r)
 }
 
 /*
- * Copies bytes [@from, @to) past the tail into @buf at the same
- * offsets: one or two memcpy for many records.
+ * Makes bytes [0, @need) past the tail be in @buf (at the same offsets),
+ * copying up to TF_RING_COPY_CHUNK more while the ring has them, in one
+ * or two memcpy: many records per copy.  False when @buf, @cap bytes,
+ * cannot hold them.
  */
-static void copy_span(const struct tf_ring_reader *r, uint8_t *buf,
-		      uint64_t from, uint64_t to)
+static bool copy_to(const struct tf_ring_reader *r, uint8_t *buf,
+		    uint64_t cap, uint64_t avail, uint64_t *copied,
+		    uint64_t need)
 {
-	get(r, r->tail + from, buf + from, (uint32_t)(to - from));
+	uint64_t to = need + TF_RING_COPY_CHUNK;
+
+	if (*copied >= need)
+		return true;
+	if (to > avail)
+		to = avail;
+	if (to > cap)
+		to = cap;
+	if (to < need)
+		return false;
+	get(r, r->tail + *copied, buf + *copied, (uint32_t)(to - *copied));
+	*copied = to;
+	return true;
 }
 
 int tf_ring_read_batch(struct tf_ring_reader *r, uint8_t *buf, uint32_t cap,
@@ -294,48 +310,25 @@ int tf_ring_read_batch(struct tf_ring_reader *r, uint8_t *buf, uint32_t cap,
 
 		if (avail - used < sizeof(h))
 			goto broken;
-		if (copied < used + sizeof(h)) {
-			/* the next stretch: a chunk, or what is left */
-			uint64_t to = used + TF_RING_COPY_CHUNK;
-
-			if (to > avail)
-				to = avail;
-			if (to > cap)
-				to = cap;
-			if (to < used + sizeof(h))
-				break;		/* @buf is full */
-			copy_span(r, buf, copied, to);
-			copied = to;
-		}
+		if (!copy_to(r, buf, cap, avail, &copied, used + sizeof(h)))
+			break;			/* @buf is full */
 		memcpy(&h, buf + used, sizeof(h));
 		if (bad_header(&h, avail - used))
 			goto broken;
-		if (copied < used + h.size) {
-			/* a record longer than what is copied: the rest of
-			 * it, and a chunk beyond where there is one */
-			uint64_t to = used + h.size + TF_RING_COPY_CHUNK;
-
-			if (to > avail)
-				to = avail;
-			if (to > cap)
-				to = cap;
-			if (to < used + h.size)
-				break;		/* next time, from the start */
-			copy_span(r, buf, copied, to);
-			copied = to;
-		}
+		if (!copy_to(r, buf, cap, avail, &copied, used + h.size))
+			break;			/* next time, from the start */
 		describe(buf + used, &h, &recs[n++]);
 		used += h.size;
 	}
+done:
 	/* peeked at without the reader's lock (tf_ring_pending) */
 	__atomic_store_n(&r->tail, r->tail + used, __ATOMIC_RELAXED);
 	return (int)n;
 broken:
-	/* the records before the broken header stand; the rest goes */
-	if (n) {
-		__atomic_store_n(&r->tail, r->tail + used, __ATOMIC_RELAXED);
-		return (int)n;
-	}
+	/* the records before the broken header stand; the next call
+	 * finds it first and skips the rest */
+	if (n)
+		goto done;
 	return skip_broken(r);
 }
 
