@@ -104,6 +104,12 @@ teardown() { tf_umount; }
 	assert_success
 }
 
+@test "a soft-disabled cause enabled on the way lands ahead of what it generated (oracle: synth-soft-enable.sh)" {
+	run oracle_compare synth-soft-enable
+	echo "$output"
+	assert_success
+}
+
 @test "buffer_size_kb per CPU, X, ENOMEM for what the machine lacks (oracle: buffer-size.sh, 2 CPUs)" {
 	tf_umount
 	tf_mount --formats "$TF_FORMATS_612" --cpus 2

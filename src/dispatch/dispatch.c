@@ -296,10 +296,17 @@ static void dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec)
 	/* stamped as reserved: the triggers (common_timestamp) see it so */
 	rec = tf_record_stamp(tr, rec, &copy);
 	/* bracketed where triggers generate records, or a record of
-	 * this trace array is reserved already (this one waits too) */
+	 * this trace array is reserved already (this one waits too);
+	 * not a record that stays unrecorded whatever its triggers do
+	 * (soft-disabled, and no enable_event trigger can change that):
+	 * it takes no place in the buffer for others to follow */
 	triggers_and_commit(tr, file, rec, rb,
 			    rb && ((flags & TF_FILE_TRIGGER_GENERATES) ||
-				   nest.n_open), NULL, NULL);
+				   nest.n_open) &&
+			    (!(flags & TF_FILE_SOFT_DISABLED) ||
+			     atomic_load_explicit(&file->toggles,
+						  memory_order_relaxed)),
+			    NULL, NULL);
 }
 
 /*

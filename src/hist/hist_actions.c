@@ -1011,7 +1011,7 @@ static void set_field_vars(const struct hist_ctx *cx,
 		const struct field_var *fv = fvs[i];
 		/* an event's string is read where it is copied */
 		uint64_t v = fv->val->fn == HIST_FN_STRING ? 0 :
-			     hist_fn_call(cx, fv->val);
+			     hist_eval(cx, fv->val);
 
 		if (str_or_stack(fv->val)) {
 			char *str = tracing_map_elt_str(elt, j++);

@@ -953,11 +953,6 @@ fail:
 
 /* ---- values ---------------------------------------------------------------- */
 
-static uint64_t ns2usecs(uint64_t ns)
-{
-	return (ns + 500) / 1000;
-}
-
 /* Where an event's string field starts in the record (0: none). */
 static const char *field_str(const struct hist_field *f,
 			     const struct tf_record *rec)
@@ -998,7 +993,7 @@ uint64_t hist_fn_call(const struct hist_ctx *cx, const struct hist_field *f)
 	case HIST_FN_TIMESTAMP:
 		if (!rec)
 			return 0;
-		return cx->ts_usecs ? ns2usecs(rec->ts) : rec->ts;
+		return cx->ts_usecs ? hist_ns2usecs(rec->ts) : rec->ts;
 	case HIST_FN_CPU:
 		return rec ? (uint64_t)(unsigned)rec->cpu : 0;
 	case HIST_FN_EXECNAME:

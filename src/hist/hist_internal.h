@@ -381,6 +381,67 @@ struct hist_field *parse_expr(struct parse_state *ps, char *str,
 			      unsigned int *n_subexprs, int *errp);
 uint64_t hist_fn_call(const struct hist_ctx *cx, const struct hist_field *f);
 
+/* The kernel's ns2usecs(): rounded to the nearest microsecond. */
+static inline uint64_t hist_ns2usecs(uint64_t ns)
+{
+	return (ns + 500) / 1000;
+}
+
+/*
+ * The event path's leaves, inline: a variable reference, the timestamp,
+ * a numeric field, a constant, hitcount; false for anything else (and
+ * for a field the record is too short for), which hist_fn_call() does.
+ */
+static inline __attribute__((always_inline)) bool
+hist_leaf(const struct hist_ctx *cx, const struct hist_field *f, uint64_t *v)
+{
+	const struct tf_record *rec = cx->rec;
+
+	/* tested in the order they are met: keys, hitcount, latencies */
+	if (f->fn == HIST_FN_NUM) {
+		if (!rec || f->field->offset + f->field->size > rec->size)
+			return false;
+		*v = tf_field_read_u64(f->field, rec->data);
+		return true;
+	}
+	if (f->fn == HIST_FN_COUNTER) {
+		*v = 1;
+		return true;
+	}
+	if (f->fn == HIST_FN_VAR_REF) {
+		if (!cx->var_ref_vals)
+			return false;
+		*v = cx->var_ref_vals[f->var_ref_idx];
+		return true;
+	}
+	if (f->fn == HIST_FN_TIMESTAMP) {
+		if (!rec)
+			return false;
+		*v = cx->ts_usecs ? hist_ns2usecs(rec->ts) : rec->ts;
+		return true;
+	}
+	if (f->fn == HIST_FN_CONST) {
+		*v = f->constant;
+		return true;
+	}
+	return false;
+}
+
+/* hist_fn_call() with its commonest shapes inline: a leaf, and a
+ * difference of two leaves (a latency: common_timestamp - $ts0). */
+static inline __attribute__((always_inline)) uint64_t
+hist_eval(const struct hist_ctx *cx, const struct hist_field *f)
+{
+	uint64_t a, b;
+
+	if (hist_leaf(cx, f, &a))
+		return a;
+	if (f->fn == HIST_FN_MINUS && hist_leaf(cx, f->operands[0], &a) &&
+	    hist_leaf(cx, f->operands[1], &b))
+		return a - b;
+	return hist_fn_call(cx, f);
+}
+
 /* hist_vars.c: where variables are */
 struct hist_field *find_var_field(struct hist_data *hd, const char *var_name);
 struct hist_field *find_var(struct hist_data *hd, struct tf_event_file *file,
@@ -428,7 +489,22 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 		     struct tf_event_file *file, bool remove,
 		     struct hist_data **out);
 int hist_create_map(struct hist_data *hd);
-unsigned int hist_str_size(const struct hist_field *f);
+
+/* The bytes an entry keeps for @f's string (or stack) value, 0 if none:
+ * inline, the event path asks on every copy. */
+static inline unsigned int hist_str_size(const struct hist_field *f)
+{
+	unsigned int n;
+
+	if (f->flags & HIST_FIELD_FL_STACKTRACE)
+		return (HIST_STACKTRACE_DEPTH + 1) * 8;
+	if (!(f->flags & HIST_FIELD_FL_STRING))
+		return 0;
+	if (f->flags & HIST_FIELD_FL_EXECNAME)
+		return HIST_COMM_LEN;
+	n = f->size < HIST_STR_LEN ? f->size : HIST_STR_LEN;
+	return n ? n : 1;
+}
 void hist_data_free(struct hist_data *hd);
 void hist_err(struct hist_err_ctx *ec, int err_type, unsigned int pos);
 unsigned int hist_errpos(struct hist_err_ctx *ec, const char *str);

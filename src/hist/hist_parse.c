@@ -692,20 +692,6 @@ fail:
  * (0: none): a string at most its size (the copy keeps size - 1 bytes and
  * a NUL), a comm 16, a stack its count and frames.
  */
-unsigned int hist_str_size(const struct hist_field *f)
-{
-	unsigned int n;
-
-	if (f->flags & HIST_FIELD_FL_STACKTRACE)
-		return (HIST_STACKTRACE_DEPTH + 1) * 8;
-	if (!(f->flags & HIST_FIELD_FL_STRING))
-		return 0;
-	if (f->flags & HIST_FIELD_FL_EXECNAME)
-		return HIST_COMM_LEN;
-	n = f->size < HIST_STR_LEN ? f->size : HIST_STR_LEN;
-	return n ? n : 1;
-}
-
 /* The map, with the key fields and every variable the actions made
  * (the kernel's tracing_map_create + tracing_map_init). */
 int hist_create_map(struct hist_data *hd)

@@ -292,18 +292,11 @@ static bool clock_in_ns(const struct tf_trace_array *tr)
 	return !tr || tf_trace_clocks[tr->clock_id].in_ns;
 }
 
-/* hist_fn_call with the two commonest cases inline: a field, hitcount */
-static inline uint64_t hist_value(const struct hist_ctx *cx,
+/* hist_fn_call with the commonest cases inline */
+static inline __attribute__((always_inline)) uint64_t hist_value(const struct hist_ctx *cx,
 				  const struct hist_field *f)
 {
-	const struct tf_record *rec = cx->rec;
-
-	if (f->fn == HIST_FN_NUM &&
-	    f->field->offset + f->field->size <= rec->size)
-		return tf_field_read_u64(f->field, rec->data);
-	if (f->fn == HIST_FN_COUNTER)
-		return 1;
-	return hist_fn_call(cx, f);
+	return hist_eval(cx, f);
 }
 
 /* The comm a new entry saves (the kernel's save_comm(current)). */
@@ -419,34 +412,43 @@ static __thread uint64_t hist_pad[HIST_PAD_DEPTH][TRACING_MAP_VARS_MAX];
 static __thread unsigned int hist_pad_cnt;
 
 /*
- * The kernel's resolve_var_refs(): the values of the variables @hd
- * references in other histograms (@self NULL) or in itself (@self, the
- * entry of this event's key), looked up under this event's key; false
- * when one is unset.
- * A reference in an expression consumes another histogram's value.
+ * The kernel's resolve_var_refs(), in two halves.  The variables @hd
+ * references in other histograms, looked up under this event's key;
+ * false when one is unset.  A reference in an expression consumes the
+ * other histogram's value.
  */
-static bool resolve_var_refs(struct hist_data *hd, const void *key,
-			     uint64_t *vals, struct tracing_map_elt *self)
+static bool resolve_other_refs(struct hist_data *hd, const void *key,
+			       uint64_t *vals)
 {
-	const unsigned char *list = self ? hd->self_refs : hd->other_refs;
-	unsigned int n = self ? hd->n_self_refs : hd->n_other_refs;
-
-	for (unsigned int j = 0; j < n; j++) {
-		unsigned int i = list[j];
+	for (unsigned int j = 0; j < hd->n_other_refs; j++) {
+		unsigned int i = hd->other_refs[j];
 		const struct hist_field *ref = hd->var_refs[i];
-		struct tracing_map_elt *elt;
 		unsigned int idx = ref->var.idx;
+		struct tracing_map_elt *elt;
 
-		/* our own key in our own map is the entry just updated */
-		elt = self ? self
-			   : tracing_map_lookup(rcu_dereference(
-					ref->var.hist_data->map), key);
+		elt = tracing_map_lookup(rcu_dereference(
+				ref->var.hist_data->map), key);
 		if (!elt || !tracing_map_var_set(elt, idx))
 			return false;
-		if (self || !ref->read_once)
-			vals[i] = tracing_map_read_var(elt, idx);
-		else
-			vals[i] = tracing_map_read_var_once(elt, idx);
+		vals[i] = ref->read_once ? tracing_map_read_var_once(elt, idx)
+					 : tracing_map_read_var(elt, idx);
+	}
+	return true;
+}
+
+/* ... and those in itself: in @self, the entry of this event's key,
+ * just updated; read, not consumed. */
+static inline bool resolve_self_refs(const struct hist_data *hd,
+				     uint64_t *vals,
+				     struct tracing_map_elt *self)
+{
+	for (unsigned int j = 0; j < hd->n_self_refs; j++) {
+		unsigned int i = hd->self_refs[j];
+		unsigned int idx = hd->var_refs[i]->var.idx;
+
+		if (!tracing_map_var_set(self, idx))
+			return false;
+		vals[i] = tracing_map_read_var(self, idx);
 	}
 	return true;
 }
@@ -518,6 +520,13 @@ void hist_copy_str(char *dst, const struct hist_field *f,
 		    fl->offset + fl->size <= rec->size) {
 			s = (const char *)rec->data + fl->offset;
 			len = fl->size;
+			/* a comm: the 16 bytes whole, the string ends at
+			 * their first NUL or is cut at 15 as strscpy */
+			if (len == HIST_COMM_LEN && size >= HIST_COMM_LEN) {
+				memcpy(dst, s, HIST_COMM_LEN);
+				dst[HIST_COMM_LEN - 1] = '\0';
+				return;
+			}
 		} else {
 			s = tf_field_read_str(fl, rec->data, rec->size, &len);
 		}
@@ -557,7 +566,7 @@ static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
 			continue;
 		}
 		/* an event's string is read where it is copied */
-		v = f->fn == HIST_FN_STRING ? 0 : hist_fn_call(cx, f);
+		v = f->fn == HIST_FN_STRING ? 0 : hist_eval(cx, f);
 		if (!(f->flags & HIST_FIELD_FL_ALIAS) &&
 		    (f->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))) {
 			char *str = tracing_map_elt_str(elt, str_start +
@@ -627,7 +636,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 			memcpy(key + f->offset, &v, 8);
 		}
 	}
-	if (hd->n_other_refs && !resolve_var_refs(hd, key, vals, NULL))
+	if (hd->n_other_refs && !resolve_other_refs(hd, key, vals))
 		goto out;
 	if (hd->need_comm)
 		record_comm(hd, rec, comm);
@@ -637,10 +646,8 @@ static void hist_trigger_func(struct tf_trigger *data,
 		goto out;
 	cx.elt = elt;
 	hist_elt_update(&cx, hd, map, slot, elt);
-	if (hd->n_actions && resolve_var_refs(hd, key, vals, elt))
+	if (resolve_self_refs(hd, vals, elt) && hd->n_actions)
 		hist_trigger_actions(&cx, hd, elt, key, vals);
-	else if (hd->n_self_refs)
-		resolve_var_refs(hd, key, vals, elt);
 out:
 	hist_pad_cnt--;
 }

@@ -51,6 +51,8 @@ struct tf_synth_event {
 	struct tf_synth_field *fields;	/* n_fields */
 	unsigned n_fields;
 	unsigned n_u64;			/* slots the fields take */
+	bool has_dynamic;		/* a char[] or stack field: the
+					 * record's size varies */
 	/*
 	 * Users that make it busy (the kernel's synth_event.ref): each hist
 	 * action that traces it, each hist trigger on its own event file.

@@ -173,6 +173,7 @@ static void define_fields(struct synth_entry *e)
 		};
 		n_u64 += f->is_string && !f->is_dynamic ?
 			 TF_STR_VAR_LEN_MAX / 8 : 1;
+		se->has_dynamic |= f->is_dynamic;
 	}
 	se->n_u64 = n_u64;
 }
@@ -606,6 +607,8 @@ static unsigned record_size(const struct tf_synth_event *se,
 {
 	uint64_t size = COMMON_SIZE + 8ull * se->n_u64;
 
+	if (!se->has_dynamic)	/* the same size every time */
+		return size > MAX_RECORD ? 0 : (unsigned)size;
 	for (unsigned i = 0; i < se->n_fields; i++) {
 		const struct tf_synth_field *f = &se->fields[i];
 		const void *p = (const void *)(uintptr_t)vals[idx[i]];

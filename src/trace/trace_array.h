@@ -69,6 +69,10 @@ struct tf_event_file {
 	struct tf_trace_array *tr;
 	atomic_uint flags;
 	int sm_ref;			/* soft-mode users (triggers) */
+	/* enable_event/disable_event triggers that target this file: while
+	 * there are none, a soft-disabled record stays unrecorded through
+	 * its own triggers (tracing->lock writes, the event path reads) */
+	atomic_int toggles;
 	char *filter_text;		/* what the filter file shows */
 	struct tf_filter *filter;	/* compiled filter, RCU */
 	struct cds_list_head triggers;	/* RCU list of triggers */

@@ -117,8 +117,7 @@ enum {
  * EVENT_FILE_FL_TRIGGER_COND: some trigger of the event has a filter or
  * is a post-trigger or needs the record, so the triggers run with the
  * record (after it is built) instead of unconditionally.  Maintained
- * here on tf_event_file.flags; the bit lies outside trace_array.h's
- * TF_FILE_* enum (the lead may move it there).
+ * here on tf_event_file.flags, above trace_array.h's TF_FILE_* bits.
  */
 #define TF_FILE_TRIGGER_COND	(1u << 16)
 /* Some trigger of the event wants its records prefetched (ops->prefetch);

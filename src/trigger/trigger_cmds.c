@@ -448,6 +448,8 @@ static void enable_free(struct tf_trigger *data)
 	struct enable_data *ed = data->private_data;
 
 	tf_event_enable_disable(ed->file, 0, true);	/* SOFT_MODE off */
+	if (!ed->hist)
+		atomic_fetch_sub(&ed->file->toggles, 1);
 	ed->file->event->dyn_ref--;
 	free(ed);
 }
@@ -523,8 +525,12 @@ static int enable_parse(const struct tf_event_command *cmd,
 	/* trace_event_try_get_ref(): a synthetic target cannot go */
 	target->event->dyn_ref++;
 	tf_event_enable_disable(target, 1, true);	/* SOFT_MODE on */
+	if (!ed->hist)	/* counted before the trigger can fire */
+		atomic_fetch_add(&target->toggles, 1);
 	ret = tf_trigger_register(file, data);
 	if (ret) {
+		if (!ed->hist)
+			atomic_fetch_sub(&target->toggles, 1);
 		tf_event_enable_disable(target, 0, true);
 		target->event->dyn_ref--;
 		goto fail;
