@@ -292,13 +292,6 @@ static bool clock_in_ns(const struct tf_trace_array *tr)
 	return !tr || tf_trace_clocks[tr->clock_id].in_ns;
 }
 
-/* hist_fn_call with the commonest cases inline */
-static inline __attribute__((always_inline)) uint64_t hist_value(const struct hist_ctx *cx,
-				  const struct hist_field *f)
-{
-	return hist_eval(cx, f);
-}
-
 /* The comm a new entry saves (the kernel's save_comm(current)). */
 /* @hd's tree's saved comm of the task, when the record brings none */
 static void record_comm(const struct hist_data *hd,
@@ -363,10 +356,10 @@ static void hist_update_simple(struct hist_data *hd,
 	struct tracing_map_elt *elt;
 
 	if (hd->n_keys == 1) {
-		key[0] = hist_value(&cx, hd->fields[hd->n_vals]);
+		key[0] = hist_eval(&cx, hd->fields[hd->n_vals]);
 	} else {
 		for (i = hd->n_vals; i < hd->n_fields; i++) {
-			uint64_t v = hist_value(&cx, hd->fields[i]);
+			uint64_t v = hist_eval(&cx, hd->fields[i]);
 
 			memcpy((unsigned char *)key + hd->fields[i]->offset,
 			       &v, 8);
@@ -377,7 +370,7 @@ static void hist_update_simple(struct hist_data *hd,
 		return;
 	sums = tracing_map_slot_sums(map, slot, elt);
 	for (i = 0; i < hd->n_vals; i++) {
-		uint64_t v = hist_value(&cx, hd->fields[i]);
+		uint64_t v = hist_eval(&cx, hd->fields[i]);
 
 		/* single writer: a plain add, atomic only for readers */
 		__atomic_store_n(&sums[i], __atomic_load_n(&sums[i],
@@ -393,7 +386,7 @@ static void hist_trigger_prefetch(struct tf_trigger *data,
 	struct hist_data *hd = ht->hist_data;
 	struct tracing_map *map = rcu_dereference(hd->map);
 	struct hist_ctx cx = { .rec = rec };
-	uint64_t key = hist_value(&cx, hd->fields[hd->n_vals]);
+	uint64_t key = hist_eval(&cx, hd->fields[hd->n_vals]);
 
 	tracing_map_prefetch_word(map, hist_slot(map->n_slots), key);
 }
@@ -518,15 +511,13 @@ void hist_copy_str(char *dst, const struct hist_field *f,
 		/* a char[N] inside the record: no data_loc to follow */
 		if (fl->kind == TF_FIELD_STR_STATIC && fl->size &&
 		    fl->offset + fl->size <= rec->size) {
-			s = (const char *)rec->data + fl->offset;
-			len = fl->size;
-			/* a comm: the 16 bytes whole, the string ends at
-			 * their first NUL or is cut at 15 as strscpy */
-			if (len == HIST_COMM_LEN && size >= HIST_COMM_LEN) {
-				memcpy(dst, s, HIST_COMM_LEN);
-				dst[HIST_COMM_LEN - 1] = '\0';
-				return;
-			}
+			/* its bytes whole, no strnlen: the string still
+			 * ends at their first NUL, cut at size - 1 as by
+			 * strscpy */
+			len = fl->size < size ? fl->size : size - 1;
+			memcpy(dst, rec->data + fl->offset, len);
+			dst[len] = '\0';
+			return;
 		} else {
 			s = tf_field_read_str(fl, rec->data, rec->size, &len);
 		}
@@ -561,7 +552,7 @@ static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
 
 		if (!(f->flags & HIST_FIELD_FL_VAR)) {
 			v = (f->flags & HIST_FIELD_FL_STRING) ? 0 :
-			    hist_value(cx, f);
+			    hist_eval(cx, f);
 			tracing_map_update_sum(map, slot, elt, i, v);
 			continue;
 		}
@@ -631,7 +622,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 		} else if (f->flags & HIST_FIELD_FL_STRING) {
 			add_string_key(key, f, rec);
 		} else {
-			uint64_t v = hist_value(&cx, f);
+			uint64_t v = hist_eval(&cx, f);
 
 			memcpy(key + f->offset, &v, 8);
 		}

@@ -443,13 +443,20 @@ static void enable_print(struct tf_trigger *data, struct strbuf *out)
 	tf_trigger_print_common(data, head, out);
 }
 
+/* The target's count of enable_event/disable_event triggers (its
+ * toggles; enable_hist/disable_hist do not toggle recording). */
+static void count_toggle(const struct enable_data *ed, int d)
+{
+	if (!ed->hist)
+		atomic_fetch_add(&ed->file->toggles, d);
+}
+
 static void enable_free(struct tf_trigger *data)
 {
 	struct enable_data *ed = data->private_data;
 
 	tf_event_enable_disable(ed->file, 0, true);	/* SOFT_MODE off */
-	if (!ed->hist)
-		atomic_fetch_sub(&ed->file->toggles, 1);
+	count_toggle(ed, -1);
 	ed->file->event->dyn_ref--;
 	free(ed);
 }
@@ -525,12 +532,10 @@ static int enable_parse(const struct tf_event_command *cmd,
 	/* trace_event_try_get_ref(): a synthetic target cannot go */
 	target->event->dyn_ref++;
 	tf_event_enable_disable(target, 1, true);	/* SOFT_MODE on */
-	if (!ed->hist)	/* counted before the trigger can fire */
-		atomic_fetch_add(&target->toggles, 1);
+	count_toggle(ed, 1);	/* counted before the trigger can fire */
 	ret = tf_trigger_register(file, data);
 	if (ret) {
-		if (!ed->hist)
-			atomic_fetch_sub(&target->toggles, 1);
+		count_toggle(ed, -1);
 		tf_event_enable_disable(target, 0, true);
 		target->event->dyn_ref--;
 		goto fail;
