@@ -159,8 +159,8 @@ static struct tfc_producer *make_ring(struct tfuse *t)
 	fd = memfd_create("tracefuse-ring", MFD_CLOEXEC);
 	if (fd < 0 || ftruncate(fd, (off_t)p->map_size) < 0)
 		goto fail;
-	p->map = mmap(NULL, p->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		      fd, 0);
+	p->map = mmap(NULL, p->map_size, PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (p->map == MAP_FAILED) {
 		p->map = NULL;
 		goto fail;

@@ -82,8 +82,23 @@ static void put_lost(struct tf_ring_writer *w, uint64_t head)
 	w->lost = 0;
 }
 
-int tf_ring_write2(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
-		   const void *a, uint32_t alen, const void *b, uint32_t blen)
+void tf_ring_writer_published(struct tf_ring_writer *w, uint64_t head)
+{
+	switch (__atomic_load_n(&w->ctl->reader_waiting, __ATOMIC_RELAXED)) {
+	case TF_RING_RUNNING:
+		break;
+	case TF_RING_NAPPING:
+		if (head - w->tail < w->watermark)
+			break;
+		/* fall through */
+	default:
+		tf_ring_wake_reader(w->ctl);
+	}
+}
+
+int tf_ring_write2_slow(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
+			const void *a, uint32_t alen, const void *b,
+			uint32_t blen)
 {
 	struct tf_ring_ctl *ctl = w->ctl;
 	uint32_t len = alen + blen, size, need;
@@ -151,16 +166,7 @@ int tf_ring_write2(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
 	__atomic_store_n(&ctl->produced, ctl->produced + 1, __ATOMIC_RELAXED);
 	/* (B): the record is there before the head says so */
 	__atomic_store_n(&ctl->data_head, head, __ATOMIC_RELEASE);
-	switch (__atomic_load_n(&ctl->reader_waiting, __ATOMIC_RELAXED)) {
-	case TF_RING_RUNNING:
-		break;
-	case TF_RING_NAPPING:
-		if (head - w->tail < w->watermark)
-			break;
-		/* fall through */
-	default:
-		tf_ring_wake_reader(ctl);
-	}
+	tf_ring_writer_published(w, head);
 	return 0;
 }
 

@@ -350,8 +350,8 @@ int tf_ring_channel_attach(struct tf_tracing *t, int fd, int tid, int tgid,
 		return -ENOMEM;
 	ch->arena = malloc(ARENA_SIZE);
 	ch->map_size = (size_t)st.st_size;
-	ch->map = mmap(NULL, ch->map_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-		       fd, 0);
+	ch->map = mmap(NULL, ch->map_size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_POPULATE, fd, 0);
 	if (!ch->arena || ch->map == MAP_FAILED) {
 		ret = ch->arena ? -errno : -ENOMEM;
 		goto fail;
