@@ -27,8 +27,11 @@
  * streams: a task's waking and switch arrive on one stream here),
  * scaling is pairs per second of two threads over one (CPU time).
  *
- * usage: bench_inter [-n pairs_per_thread] [-r repetitions] [-f formats] [-P]
+ * usage: bench_inter [-n pairs_per_thread] [-r repetitions] [-k pids]
+ *                    [-f formats] [-P]
  *   -P: the pipeline alone, one thread (for callgrind's instruction counts)
+ *   -k: distinct pids, a power of two up to 65536 (the default): fewer
+ *       keep every map in the caches, to tell instructions from misses
  */
 #include "dispatch/dispatch.h"
 #include "events/registry.h"
@@ -50,7 +53,9 @@
 #define TF_SRCDATADIR "data"
 #endif
 
-#define N_PIDS		65536u
+#define MAX_PIDS	65536u
+
+static unsigned int n_pids = MAX_PIDS;	/* -k: distinct pids */
 #define PID_BASE	1000u
 
 static unsigned int n_pairs = 1u << 20;	/* per thread */
@@ -148,7 +153,7 @@ static uint64_t *find_slot(void *tab, size_t stride, uint64_t mask,
 
 static double run_bare(const struct stream *s)
 {
-	uint64_t vmask = 2 * N_PIDS - 1, smask = 4 * N_PIDS - 1;
+	uint64_t vmask = 2 * MAX_PIDS - 1, smask = 4 * MAX_PIDS - 1;
 	struct bare_var *vars = calloc(vmask + 1, sizeof(*vars));
 	struct bare_sum *sums = calloc(smask + 1, sizeof(*sums));
 	const struct tf_field *w_pid = tf_event_field(waking_ev, "pid");
@@ -304,16 +309,22 @@ int main(int argc, char **argv)
 	struct stat3 sb, so, st, ss, ss2;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "n:r:f:P")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:f:k:P")) != -1) {
 		switch (opt) {
 		case 'P': pipeline_only = true; break;
+		case 'k': n_pids = strtoul(optarg, NULL, 0); break;
 		case 'n': n_pairs = strtoul(optarg, NULL, 0); break;
 		case 'r': reps = strtoul(optarg, NULL, 0); break;
 		case 'f': formats = optarg; break;
 		default:
-			fprintf(stderr, "usage: bench_inter [-n pairs] [-r reps] [-f formats-dir]\n");
+			fprintf(stderr, "usage: bench_inter [-n pairs] [-r reps] [-k pids] [-f formats-dir]\n");
 			return 2;
 		}
+	}
+	if (n_pids < 2 || n_pids > MAX_PIDS || (n_pids & (n_pids - 1))) {
+		fprintf(stderr, "bench_inter: -k is a power of two, 2..%u\n",
+			MAX_PIDS);
+		return 2;
 	}
 	if (reps < 1 || reps > 32)
 		reps = 5;
@@ -339,11 +350,11 @@ int main(int argc, char **argv)
 				tf_synth_find(&tracing, "wakeup_latency")->event->index);
 
 	/* 64K pids, shuffled; two halves for two threads */
-	all = malloc(N_PIDS * sizeof(*all));
-	for (unsigned int i = 0; i < N_PIDS; i++)
+	all = malloc(n_pids * sizeof(*all));
+	for (unsigned int i = 0; i < n_pids; i++)
 		all[i] = PID_BASE + i;
 	srand(7);
-	for (unsigned int i = N_PIDS - 1; i > 0; i--) {
+	for (unsigned int i = n_pids - 1; i > 0; i--) {
 		unsigned int j = (unsigned int)rand() % (i + 1);
 		uint32_t x = all[i];
 
@@ -351,14 +362,14 @@ int main(int argc, char **argv)
 		all[j] = x;
 	}
 	half[0] = all;
-	half[1] = all + N_PIDS / 2;
-	build_stream(&s1[0], all, N_PIDS, n_pairs, 1000000000ull);
-	build_stream(&s2[0], half[0], N_PIDS / 2, n_pairs, 1000000000ull);
-	build_stream(&s2[1], half[1], N_PIDS / 2, n_pairs, 1000000000ull);
+	half[1] = all + n_pids / 2;
+	build_stream(&s1[0], all, n_pids, n_pairs, 1000000000ull);
+	build_stream(&s2[0], half[0], n_pids / 2, n_pairs, 1000000000ull);
+	build_stream(&s2[1], half[1], n_pids / 2, n_pairs, 1000000000ull);
 
 	printf("bench_inter: %u pairs per thread, %u repetitions, %u pids; "
 	       "CPU ns per waking+switch pair: median (min-max)\n\n",
-	       n_pairs, reps, N_PIDS);
+	       n_pairs, reps, n_pids);
 	if (pipeline_only) {	/* for instruction counts (callgrind) */
 		for (unsigned int r = 0; r < reps; r++)
 			one[r] = run(s1, 1, true, &h1, &e1);
