@@ -40,6 +40,8 @@ void tf_ring_writer_init(struct tf_ring_writer *w, void *map)
 	w->tail = __atomic_load_n(&w->ctl->data_tail, __ATOMIC_ACQUIRE);
 	w->lost = 0;
 	w->watermark = w->ctl->data_size / 4;
+	w->ahead = w->ctl->data_size >= TF_RING_WRITE_AHEAD_MIN ?
+		   TF_RING_WRITE_AHEAD : 0;
 }
 
 /* Copies @len bytes to byte counter @at, wrapping around the end. */

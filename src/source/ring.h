@@ -105,7 +105,19 @@ struct tf_ring_writer {
 	uint64_t head;		/* our copy of ctl->data_head */
 	uint64_t tail;		/* ctl->data_tail as we saw it last */
 	uint64_t lost;		/* dropped, not yet told in a LOST record */
+	uint64_t ahead;		/* bytes past the head fetched per record */
 };
+
+/*
+ * How far ahead of its head a writer fetches lines, for writing: far
+ * enough for a line to come from memory meanwhile.  Only in rings larger
+ * than a CPU's own caches hold (whose lines come from memory): in a
+ * smaller ring the lines sit in the reader's caches, and fetching them
+ * early made each write slower, not faster (docs/performance.md,
+ * "Producer ring").
+ */
+#define TF_RING_WRITE_AHEAD	4096u
+#define TF_RING_WRITE_AHEAD_MIN	(4u << 20)	/* ring bytes */
 
 /* Sets up a fresh mapping of TF_RING_CTL_SIZE + @data_size bytes. */
 void tf_ring_format(void *map, uint64_t data_size, uint32_t flags);
@@ -146,6 +158,11 @@ static inline int tf_ring_write2(struct tf_ring_writer *w, uint64_t ts,
 		struct tf_ring_header h = { TF_RING_EVENT, 0, (uint16_t)size };
 		uint32_t len32 = (uint32_t)len;
 
+		/* the lines a few records on, for writing: they come from
+		 * memory or from the reader's CPU while this one is filled */
+		if (w->ahead)
+			__builtin_prefetch(w->data + ((off + w->ahead) &
+						      w->mask), 1);
 		memcpy(p, &h, sizeof(h));
 		memcpy(p + 8, &ts, 8);
 		memcpy(p + 16, &cpu, 4);
