@@ -54,9 +54,9 @@
 #endif
 
 #define MAX_PIDS	65536u
+#define PID_BASE	1000u
 
 static unsigned int n_pids = MAX_PIDS;	/* -k: distinct pids */
-#define PID_BASE	1000u
 
 static unsigned int n_pairs = 1u << 20;	/* per thread */
 static unsigned int reps = 5;
@@ -349,7 +349,7 @@ int main(int argc, char **argv)
 	synth_file = tf_tr_file(tracing.top,
 				tf_synth_find(&tracing, "wakeup_latency")->event->index);
 
-	/* 64K pids, shuffled; two halves for two threads */
+	/* the pids, shuffled; two halves for two threads */
 	all = malloc(n_pids * sizeof(*all));
 	for (unsigned int i = 0; i < n_pids; i++)
 		all[i] = PID_BASE + i;

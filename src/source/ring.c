@@ -84,7 +84,7 @@ static void put_lost(struct tf_ring_writer *w, uint64_t head)
 	w->lost = 0;
 }
 
-void tf_ring_writer_published(struct tf_ring_writer *w, uint64_t head)
+void tf_ring_wake_if_waiting(struct tf_ring_writer *w, uint64_t head)
 {
 	switch (__atomic_load_n(&w->ctl->reader_waiting, __ATOMIC_RELAXED)) {
 	case TF_RING_RUNNING:
@@ -102,9 +102,10 @@ int tf_ring_write2_slow(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
 			const void *a, uint32_t alen, const void *b,
 			uint32_t blen)
 {
+	static const uint8_t zero[8];
 	struct tf_ring_ctl *ctl = w->ctl;
 	uint32_t len = alen + blen, size, need;
-	uint64_t head = w->head, off;
+	uint64_t head = w->head;
 	struct {
 		struct tf_ring_header h;
 		uint64_t ts;
@@ -140,35 +141,15 @@ int tf_ring_write2_slow(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
 	hdr.ts = ts;
 	hdr.cpu = cpu;
 	hdr.len = len;
-	off = head & w->mask;
-	if (__builtin_expect(off + size <= w->mask + 1, 1)) {
-		/* the usual case: the record does not cross the end */
-		uint8_t *p = w->data + off;
-
-		memcpy(p, &hdr, TF_RING_EVENT_HDR);
-		memcpy(p + TF_RING_EVENT_HDR, a, alen);
-		if (blen)
-			memcpy(p + TF_RING_EVENT_HDR + alen, b, blen);
-		if (align8(len) != len)
-			memset(p + TF_RING_EVENT_HDR + len, 0,
-			       align8(len) - len);
-	} else {
-		static const uint8_t zero[8];
-
-		put(w, head, &hdr, TF_RING_EVENT_HDR);
-		put(w, head + TF_RING_EVENT_HDR, a, alen);
-		if (blen)
-			put(w, head + TF_RING_EVENT_HDR + alen, b, blen);
-		if (align8(len) != len)
-			put(w, head + TF_RING_EVENT_HDR + len, zero,
-			    align8(len) - len);
-	}
-	head += size;
-	w->head = head;
-	__atomic_store_n(&ctl->produced, ctl->produced + 1, __ATOMIC_RELAXED);
-	/* (B): the record is there before the head says so */
-	__atomic_store_n(&ctl->data_head, head, __ATOMIC_RELEASE);
-	tf_ring_writer_published(w, head);
+	/* piece by piece, each wrapping around the end if it must (the
+	 * common case, in one piece, is tf_ring_write2's) */
+	put(w, head, &hdr, TF_RING_EVENT_HDR);
+	put(w, head + TF_RING_EVENT_HDR, a, alen);
+	if (blen)
+		put(w, head + TF_RING_EVENT_HDR + alen, b, blen);
+	if (align8(len) != len)
+		put(w, head + TF_RING_EVENT_HDR + len, zero, align8(len) - len);
+	tf_ring_publish(w, head + size);
 	return 0;
 }
 

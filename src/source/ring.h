@@ -135,7 +135,22 @@ int tf_ring_write2_slow(struct tf_ring_writer *w, uint64_t ts, uint32_t cpu,
 			const void *a, uint32_t alen, const void *b,
 			uint32_t blen);
 /* After publishing up to @head: wakes the reader if it waits for that. */
-void tf_ring_writer_published(struct tf_ring_writer *w, uint64_t head);
+void tf_ring_wake_if_waiting(struct tf_ring_writer *w, uint64_t head);
+
+/* The bytes up to @head are written: counts the record, publishes them,
+ * and wakes a reader that waits for them. */
+static inline void tf_ring_publish(struct tf_ring_writer *w, uint64_t head)
+{
+	w->head = head;
+	__atomic_store_n(&w->ctl->produced, w->ctl->produced + 1,
+			 __ATOMIC_RELAXED);
+	/* (B): the record is there before the head says so */
+	__atomic_store_n(&w->ctl->data_head, head, __ATOMIC_RELEASE);
+	if (__builtin_expect(__atomic_load_n(&w->ctl->reader_waiting,
+					     __ATOMIC_RELAXED) !=
+			     TF_RING_RUNNING, 0))
+		tf_ring_wake_if_waiting(w, head);
+}
 
 /*
  * The same with a payload in two pieces (@a then @b).  Inline for the
@@ -171,16 +186,7 @@ static inline int tf_ring_write2(struct tf_ring_writer *w, uint64_t ts,
 		memcpy(p + TF_RING_EVENT_HDR + alen, b, blen);
 		if (len & 7)
 			memset(p + TF_RING_EVENT_HDR + len, 0, 8 - (len & 7));
-		head += size;
-		w->head = head;
-		__atomic_store_n(&w->ctl->produced, w->ctl->produced + 1,
-				 __ATOMIC_RELAXED);
-		/* (B): the record is there before the head says so */
-		__atomic_store_n(&w->ctl->data_head, head, __ATOMIC_RELEASE);
-		if (__builtin_expect(__atomic_load_n(&w->ctl->reader_waiting,
-						     __ATOMIC_RELAXED) !=
-				     TF_RING_RUNNING, 0))
-			tf_ring_writer_published(w, head);
+		tf_ring_publish(w, head + size);
 		return 0;
 	}
 	return tf_ring_write2_slow(w, ts, cpu, a, alen, b, blen);
