@@ -411,13 +411,19 @@ static inline bool prefetching(struct tf_event_file *file)
  * records of that event in a batch: mostly a single trigger, called
  * directly.  Valid inside the batch's read-side section only.
  */
-struct lookahead {
+struct lookahead_event {
 	const struct tf_event *event;
 	struct tf_trigger *one;		/* the only prefetching trigger */
 	bool walk;			/* several: walk the lists */
 };
 
-static void lookahead_find(struct tf_tracing *t, struct lookahead *la,
+/* The last two events seen: two that alternate (a waking and its
+ * switch) are each found once per batch, not once per record. */
+struct lookahead {
+	struct lookahead_event e[2];
+};
+
+static void lookahead_find(struct tf_tracing *t, struct lookahead_event *la,
 			   const struct tf_event *event)
 {
 	struct tf_trace_array *tr;
@@ -442,12 +448,20 @@ static void lookahead_find(struct tf_tracing *t, struct lookahead *la,
 
 /* Fetches what the triggers will touch for @rec (see dispatch.h). */
 static inline void prefetch(struct tf_tracing *t, const struct tf_record *rec,
-			    struct lookahead *la)
+			    struct lookahead *cache)
 {
+	struct lookahead_event *la = &cache->e[0];
 	struct tf_trace_array *tr;
 
-	if (rec->event != la->event)
-		lookahead_find(t, la, rec->event);
+	if (rec->event != la->event) {
+		struct lookahead_event last = *la;
+
+		if (rec->event == cache->e[1].event)
+			*la = cache->e[1];
+		else
+			lookahead_find(t, la, rec->event);
+		cache->e[1] = last;
+	}
 	if (la->one) {
 		la->one->ops->prefetch(la->one, rec);
 		return;
@@ -465,7 +479,7 @@ static inline void prefetch(struct tf_tracing *t, const struct tf_record *rec,
 void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
 			  unsigned int n)
 {
-	struct lookahead la = { NULL, NULL, false };
+	struct lookahead la = { 0 };
 	unsigned int i;
 
 	if (!atomic_load_explicit(&t->nr_prefetch, memory_order_relaxed)) {

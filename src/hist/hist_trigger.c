@@ -258,9 +258,12 @@ static int hist_trigger_init(struct tf_trigger *data)
 	struct hist_trigger *ht = data->private_data;
 	struct hist_data *hd = ht ? ht->hist_data : NULL;
 
-	/* the fast case only: its key is one word read straight from the
-	 * record (hist_update_simple) */
-	data->prefetch = hd && hd->simple && hd->n_keys == 1 && hd->map &&
+	/* a key of one word read straight from the record: the simple case
+	 * (hist_update_simple), or one with variables or actions whose key
+	 * is an event field (hist_trigger_func) */
+	data->prefetch = hd && hd->n_keys == 1 && hd->map &&
+			 hd->map->key_size == 8 &&
+			 hd->fields[hd->n_vals]->fn == HIST_FN_NUM &&
 			 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS;
 	data->generates = false;
 	for (unsigned int i = 0; hd && i < hd->n_actions; i++)

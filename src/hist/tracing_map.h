@@ -245,9 +245,14 @@ static inline uint32_t tracing_map_hash_word(uint64_t w)
  * it), changing nothing; issued some events ahead of the insert (see
  * tf_dispatch_locked_n()), the misses of consecutive events overlap.
  * Prefetches only: a load here would wait for its own miss.
+ *
+ * Always inlined: GCC takes a function of loads and prefetches alone for
+ * a pure one (prefetches have no side effect to it) and deletes its calls
+ * before it would inline them, prefetches and all.
  */
-static inline void tracing_map_prefetch_word(struct tracing_map *map,
-					     unsigned int slot, uint64_t key)
+static inline __attribute__((always_inline)) void
+tracing_map_prefetch_word(struct tracing_map *map, unsigned int slot,
+			  uint64_t key)
 {
 	const struct tracing_map_slot *s = &map->slots[slot];
 	uint32_t idx = tracing_map_hash_word(key) >> (32 - (map->map_bits + 1));
