@@ -115,7 +115,7 @@ static void test_sums_vars_comm(void)
 	elt = tracing_map_insert(map, 0, key, "bash");
 	CHECK(elt != NULL);
 	CHECK_STR(elt->comm, "bash");
-	CHECK(memcmp(elt->key, key, 16) == 0);
+	CHECK(memcmp(tracing_map_elt_key(elt), key, 16) == 0);
 	tracing_map_update_sum(map, 0, elt, 0, 1);
 	tracing_map_update_sum(map, 0, elt, 1, 100);
 

@@ -171,23 +171,21 @@ void tracing_map_destroy(struct tracing_map *map)
 
 static void init_elts(struct tracing_map *map)
 {
-	size_t key_off = align_up(sizeof(struct tracing_map_elt), 8);
-	size_t vars_off = key_off + align_up(map->key_size, 8);
-	size_t set_off = vars_off + map->n_vars * sizeof(uint64_t);
-	size_t strs_off = align_up(set_off + map->n_vars, 8);
 	unsigned int i;
 
 	for (i = 0; i < map->max_elts; i++) {
 		struct tracing_map_elt *elt = elt_at(map, i);
-		unsigned char *base = (unsigned char *)elt;
 
 		elt->map = map;
-		elt->key = base + key_off;
-		elt->vars = (uint64_t *)(base + vars_off);
-		elt->var_set = (bool *)(base + set_off);
-		elt->strs = map->n_strs ? (char *)(base + strs_off) : NULL;
 		elt->idx = i;
 	}
+}
+
+/* The key of entry @idx, without reading the entry's header. */
+static inline const unsigned char *key_at(struct tracing_map *map,
+					  uint32_t idx)
+{
+	return map->elt_mem + (size_t)idx * map->elt_stride + map->key_off;
 }
 
 static int create(unsigned int map_bits, unsigned int max_bits,
@@ -222,9 +220,10 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 		memcpy(map->str_off, str_off, n_strs * sizeof(*str_off));
 	map->n_slots = n_slots;
 
-	elt_size = align_up(sizeof(struct tracing_map_elt), 8) +
-		   align_up(key_size, 8) +
-		   align_up(n_vars * sizeof(uint64_t) + n_vars, 8) + str_size;
+	map->key_off = (unsigned int)(sizeof(struct tracing_map_elt) +
+				      n_vars * sizeof(uint64_t));
+	map->strs_off = map->key_off + (unsigned int)align_up(key_size, 8);
+	elt_size = map->strs_off + str_size;
 	map->elt_stride = align_up(elt_size, 8);
 	/* a stride of 64 keeps each small entry in one line */
 	if (map->elt_stride <= CACHELINE)
@@ -361,7 +360,7 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 	}
 	elt = elt_at(map, idx);
 	elt->bucket = (unsigned int)(entry - map->map);
-	memcpy(elt->key, key, map->key_size);
+	memcpy(tracing_map_elt_key(elt), key, map->key_size);
 	entry->key_word = first_word(key, map->key_size);
 	if (comm)
 		strncpy(elt->comm, comm, TRACING_MAP_COMM_LEN - 1);
@@ -429,7 +428,7 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 			/* published: key_word is visible (acquire on val) */
 			if (entry->key_word == key_word &&
 			    (map->key_size <= 8 ||
-			     !memcmp(key, elt_at(map, val - 1)->key,
+			     !memcmp(key, key_at(map, val - 1),
 				     map->key_size))) {
 				if (s) {
 					s->last_elt = elt_at(map, val - 1);
@@ -530,8 +529,7 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 				if (entry->key_word == key_word &&
 				    (map->key_size <= 8 ||
 				     load_word((const unsigned char *)key + 8) ==
-				     load_word((const unsigned char *)
-					       elt_at(map, val - 1)->key + 8))) {
+				     load_word(key_at(map, val - 1) + 8))) {
 					struct tracing_map_elt *elt =
 						elt_at(map, val - 1);
 
@@ -1138,7 +1136,7 @@ static int snapshot(struct tracing_map *map,
 			continue;
 		elt = elt_at(map, val - 1);
 		se = (struct tracing_map_sort_entry *)(mem + (size_t)n * stride);
-		se->key = elt->key;
+		se->key = tracing_map_elt_key(elt);
 		se->elt = elt;
 		se->vars = (uint64_t *)(se + 1);
 		se->var_set = (bool *)(se->vars + map->n_vars);

@@ -74,16 +74,23 @@ struct tracing_map;
  * kernel: a variable set by one event is read by another, maybe on another
  * thread).  Sums are not here: they live per slot in the map.
  */
+/*
+ * An entry: this header, then its key and its strings at the map's
+ * key_off and strs_off.  The variables are at a fixed place right after
+ * the few header fields, not behind pointers: reading or setting one
+ * touches the entry's first line only, without first loading a pointer
+ * from it (a dependent miss per event in a large map).  An entry of a
+ * one- or two-word key with a variable or two fits one 64-byte line.
+ */
 struct tracing_map_elt {
 	struct tracing_map *map;
-	void *key;			/* key_size bytes */
-	uint64_t *vars;			/* n_vars */
-	bool *var_set;			/* n_vars */
-	char *strs;			/* the map's str_size bytes */
 	unsigned int idx;		/* index of this entry among the elts */
 	unsigned int bucket;		/* its bucket: where its sums are */
 	char comm[TRACING_MAP_COMM_LEN];	/* saved at insertion */
+	bool var_set[TRACING_MAP_VARS_MAX];
+	uint64_t vars[];		/* the map's n_vars */
 };
+
 
 /*
  * One bucket of the hash array: the key's 32-bit hash (0: free), the elt
@@ -126,7 +133,9 @@ struct tracing_map {
 	unsigned int n_vars;
 	unsigned int n_strs;
 	unsigned int str_size;		/* bytes of an entry's strings */
-	unsigned short str_off[64];	/* string i at strs + str_off[i] */
+	unsigned short str_off[64];	/* string i at strs_off + str_off[i] */
+	unsigned int key_off;		/* an entry's key, from its start */
+	unsigned int strs_off;		/* an entry's strings, from its start */
 	unsigned int n_slots;
 	unsigned int n_fields;
 	unsigned int n_keys;
@@ -297,11 +306,17 @@ static inline void tracing_map_update_sum(struct tracing_map *map,
 /* Sum i of elt merged over all slots. */
 uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
 
+/* The key of @elt (key_size bytes). */
+static inline void *tracing_map_elt_key(const struct tracing_map_elt *elt)
+{
+	return (char *)elt + elt->map->key_off;
+}
+
 /* String @i of @elt (i < n_strs). */
 static inline char *tracing_map_elt_str(struct tracing_map_elt *elt,
 					unsigned int i)
 {
-	return elt->strs + elt->map->str_off[i];
+	return (char *)elt + elt->map->strs_off + elt->map->str_off[i];
 }
 
 /* Variables, shared by all slots (the kernel's tracing_map_*_var). */
