@@ -182,8 +182,11 @@ static inline int tf_ring_write2(struct tf_ring_writer *w, uint64_t ts,
 		memcpy(p + 8, &ts, 8);
 		memcpy(p + 16, &cpu, 4);
 		memcpy(p + 20, &len32, 4);
-		memcpy(p + TF_RING_EVENT_HDR, a, alen);
-		memcpy(p + TF_RING_EVENT_HDR + alen, b, blen);
+		/* a part may be NULL when it is empty */
+		if (alen)
+			memcpy(p + TF_RING_EVENT_HDR, a, alen);
+		if (blen)
+			memcpy(p + TF_RING_EVENT_HDR + alen, b, blen);
 		if (len & 7)
 			memset(p + TF_RING_EVENT_HDR + len, 0, 8 - (len & 7));
 		tf_ring_publish(w, head + size);
