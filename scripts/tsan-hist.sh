@@ -16,6 +16,7 @@ clang -g -O1 -fsanitize=thread -D_GNU_SOURCE -DURCU_INLINE_SMALL_FUNCTIONS \
 	-I /usr/include/trace-cmd -I /usr/include/fuse3 \
 	$(ls src/*/*.c | grep -v '^src/main\.c$') tests/test_hist_concurrency.c \
 	-ltracecmd -ltracefs -ltraceevent -lurcu-memb -lurcu-common \
-	-lurcu-cds -lfuse3 -lpthread -o "$out/test_hist_concurrency"
+	-lurcu-cds -lfuse3 -lprotobuf-c -lmicrohttpd -ljson-c -lpthread \
+	-o "$out/test_hist_concurrency"
 TSAN_OPTIONS="suppressions=$top/tests/tsan.supp halt_on_error=0 second_deadlock_stack=1 ${TSAN_OPTIONS:-}" \
 	srcdir="$top" exec "$out/test_hist_concurrency"
