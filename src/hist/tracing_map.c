@@ -62,6 +62,17 @@ static inline uint32_t tm_hash(const void *key, unsigned int size)
 	return (uint32_t)h ? (uint32_t)h : 1;	/* 0 marks a free bucket */
 }
 
+/* The second word of a key of 9-16 bytes (the rest zero). */
+static inline uint64_t second_word(const void *key, unsigned int size)
+{
+	uint64_t w = 0;
+
+	if (size == 16)	/* two numeric keys: the common case */
+		return load_word((const unsigned char *)key + 8);
+	memcpy(&w, (const unsigned char *)key + 8, size - 8);
+	return w;
+}
+
 static inline uint64_t first_word(const void *key, unsigned int size)
 {
 	uint64_t w = 0;
@@ -165,6 +176,8 @@ void tracing_map_destroy(struct tracing_map *map)
 	zfree_aligned(map->slots, map->n_slots * sizeof(*map->slots));
 	zfree_aligned(map->elt_mem, (size_t)map->max_elts * map->elt_stride);
 	zfree_aligned(map->map, (size_t)map->map_size * sizeof(*map->map));
+	zfree_aligned(map->key_word2,
+		      (size_t)map->map_size * sizeof(*map->key_word2));
 	free(map->present);
 	free(map);
 }
@@ -230,6 +243,12 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 		map->elt_stride = CACHELINE;
 
 	map->map = zalloc_aligned((size_t)map->map_size * sizeof(*map->map));
+	if (key_size > 8 && key_size <= 16) {
+		map->key_word2 = zalloc_aligned((size_t)map->map_size *
+						sizeof(*map->key_word2));
+		if (!map->key_word2)
+			goto nomem;
+	}
 	map->present = calloc(map->max_elts / 4 ? map->max_elts / 4 : 1,
 			      sizeof(uint64_t));
 	map->elt_mem = zalloc_aligned((size_t)map->max_elts * map->elt_stride);
@@ -362,6 +381,9 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 	elt->bucket = (unsigned int)(entry - map->map);
 	memcpy(tracing_map_elt_key(elt), key, map->key_size);
 	entry->key_word = first_word(key, map->key_size);
+	if (map->key_word2)
+		map->key_word2[entry - map->map] = second_word(key,
+							      map->key_size);
 	if (comm)
 		strncpy(elt->comm, comm, TRACING_MAP_COMM_LEN - 1);
 	/* publish: key and comm are visible to whoever sees val */
@@ -507,6 +529,8 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 	 */
 	if (s->drops <= s->hits)
 		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
+	if (map->key_size - 9u < 8u)	/* 9-16 bytes: key_word2 is there */
+		__builtin_prefetch(&map->key_word2[idx]);
 	/*
 	 * The common case: a one- or two-word key that is there.  Probe as
 	 * tm_insert() does; anything else (an empty bucket: a new key or a
@@ -525,11 +549,11 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 						      __ATOMIC_ACQUIRE);
 				if (!val)
 					break;
-				/* a two-word key's second word is its elt's */
+				/* published: both words are visible */
 				if (entry->key_word == key_word &&
 				    (map->key_size <= 8 ||
-				     load_word((const unsigned char *)key + 8) ==
-				     load_word(key_at(map, val - 1) + 8))) {
+				     map->key_word2[idx] ==
+				     second_word(key, map->key_size))) {
 					struct tracing_map_elt *elt =
 						elt_at(map, val - 1);
 

@@ -141,6 +141,10 @@ struct tracing_map {
 	unsigned int n_keys;
 	size_t elt_stride;
 	struct tracing_map_entry *map;	/* map_size buckets */
+	/* a two-word key's second word, by bucket (NULL for other keys):
+	 * the probe compares it without reading the entry, and fetches its
+	 * line with the bucket's instead of after it */
+	uint64_t *key_word2;
 	/* 16 bits per entry, one set per claimed key hash: once the map is
 	 * full, a key whose bit is clear is new, hence dropped, without a
 	 * probe of the bucket array (a cache miss at large sizes) */
