@@ -160,8 +160,12 @@ teardown() {
 	# the daemon's size once mounted and read, then a limit on that very
 	# process (its thread stacks, which a loaded machine can make more
 	# of at start, are counted in): room for one hist of 131072 entries
-	# (about 60 MiB), not two
-	daemon_start "$d/log" --formats "$TF_FORMATS_612" --cpus 2 --source none
+	# (about 60 MiB), not two.  One malloc arena: a FUSE thread that
+	# first allocates after the limit is set would otherwise reserve an
+	# arena of its own (64 MiB of address space), which fails or not by
+	# which thread takes the write
+	MALLOC_ARENA_MAX=1 daemon_start "$d/log" --formats "$TF_FORMATS_612" \
+		--cpus 2 --source none
 	cat "$TF_MNT/tracing_on" "$TF_MNT/events/sched/sched_switch/hist" > /dev/null
 	base=$(awk '/^VmSize:/ { print $2 }' /proc/$DPID/status)
 	prlimit --pid $DPID --as=$(((base + 90000) * 1024))
