@@ -240,6 +240,52 @@ static int my_cmp_item(const void *a, const void *b, void *priv)
 	return (x->val > y->val) - (x->val < y->val);
 }
 
+/*
+ * Two-word (and 12-byte) keys that share their first word: the probe
+ * tells them apart by the second word kept beside the bucket, a hit
+ * finds the entry it made, and lookup agrees with insert.
+ */
+static void test_two_word_keys(void)
+{
+	for (unsigned int size = 12; size <= 16; size += 4) {
+		struct tracing_map *map = new_map(7, size, 1, 0, 1);
+		struct tracing_map_elt *elts[8];
+		struct tracing_map_totals totals;
+		uint64_t key[2];
+
+		for (unsigned int round = 0; round < 3; round++)
+			for (uint64_t i = 0; i < 8; i++) {
+				struct tracing_map_elt *elt;
+
+				key[0] = 42;
+				key[1] = i + 1;
+				elt = tracing_map_insert(map, 0, key, NULL);
+				CHECK(elt != NULL);
+				if (!elt)
+					continue;
+				tracing_map_update_sum(map, 0, elt, 0, 1);
+				if (round == 0)
+					elts[i] = elt;
+				else
+					CHECK(elt == elts[i]);
+				CHECK(memcmp(tracing_map_elt_key(elt), key,
+					     size) == 0);
+			}
+		for (uint64_t i = 0; i < 8; i++) {
+			key[0] = 42;
+			key[1] = i + 1;
+			CHECK(tracing_map_lookup(map, key) == elts[i]);
+			CHECK_INT((int)tracing_map_read_sum(elts[i], 0), 3);
+		}
+		key[1] = 9;	/* first word there, second not */
+		CHECK(tracing_map_lookup(map, key) == NULL);
+		tracing_map_read_totals(map, &totals);
+		CHECK_INT((int)totals.entries, 8);
+		CHECK_INT((int)totals.hits, 24);
+		tracing_map_destroy(map);
+	}
+}
+
 static void test_heapsort_is_kernels(void)
 {
 	static struct item items[600];
@@ -687,6 +733,7 @@ int main(void)
 	test_sizes();
 	test_dropped();
 	test_sums_vars_comm();
+	test_two_word_keys();
 	test_heapsort_is_kernels();
 	test_sort();
 	test_tie_order();

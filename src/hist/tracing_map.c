@@ -529,7 +529,7 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 	 */
 	if (s->drops <= s->hits)
 		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
-	if (map->key_size - 9u < 8u)	/* 9-16 bytes: key_word2 is there */
+	if (map->key_word2)
 		__builtin_prefetch(&map->key_word2[idx]);
 	/*
 	 * The common case: a one- or two-word key that is there.  Probe as

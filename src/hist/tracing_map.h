@@ -68,19 +68,17 @@ typedef int (*tracing_map_cmp_fn_t)(const void *val_a, const void *val_b);
 struct tracing_map;
 
 /*
- * One entry.  key, comm and the layout are fixed once the entry is
- * published by tracing_map_insert(); vars are read and written with the
- * tracing_map_*_var() helpers (atomic, shared by all slots, as in the
- * kernel: a variable set by one event is read by another, maybe on another
- * thread).  Sums are not here: they live per slot in the map.
- */
-/*
- * An entry: this header, then its key and its strings at the map's
- * key_off and strs_off.  The variables are at a fixed place right after
- * the few header fields, not behind pointers: reading or setting one
- * touches the entry's first line only, without first loading a pointer
- * from it (a dependent miss per event in a large map).  An entry of a
- * one- or two-word key with a variable or two fits one 64-byte line.
+ * One entry: this header with the variables, then its key and its
+ * strings at the map's key_off and strs_off.  key, comm and the layout
+ * are fixed once the entry is published by tracing_map_insert(); vars
+ * are read and written with the tracing_map_*_var() helpers (atomic,
+ * shared by all slots, as in the kernel: a variable set by one event is
+ * read by another, maybe on another thread).  Sums are not here: they
+ * live per slot in the map.  The variables are at a fixed place, not
+ * behind pointers: reading or setting one touches the entry's first
+ * line only, without first loading a pointer from it (a dependent miss
+ * per event in a large map).  An entry of a one- or two-word key with a
+ * variable or two fits one 64-byte line.
  */
 struct tracing_map_elt {
 	struct tracing_map *map;
@@ -90,7 +88,6 @@ struct tracing_map_elt {
 	bool var_set[TRACING_MAP_VARS_MAX];
 	uint64_t vars[];		/* the map's n_vars */
 };
-
 
 /*
  * One bucket of the hash array: the key's 32-bit hash (0: free), the elt
