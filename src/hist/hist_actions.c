@@ -1014,7 +1014,7 @@ static void set_field_vars(const struct hist_ctx *cx,
 			     hist_eval(cx, fv->val);
 
 		if (str_or_stack(fv->val)) {
-			char *str = tracing_map_elt_str(elt, j++);
+			char *str = tracing_map_elt_str(cx->map, elt, j++);
 
 			if (fv->val->flags & HIST_FIELD_FL_STRING)
 				hist_copy_str(str, fv->val, cx->rec, v);

@@ -295,6 +295,7 @@ struct hist_ctx {
 	const struct tf_record *rec;
 	bool ts_usecs;
 	struct tracing_map_elt *elt;	/* the entry, once known */
+	struct tracing_map *map;	/* the map it is in */
 	const uint64_t *var_ref_vals;
 };
 

@@ -24,6 +24,7 @@
 #include "hist/hist_internal.h"
 #include "synth/synth.h"
 #include "util/rcu.h"
+#include "util/short_copy.h"
 
 /* ---- ingest slots: one per live thread, reused after it exits ---------- */
 
@@ -518,7 +519,7 @@ void hist_copy_str(char *dst, const struct hist_field *f,
 			 * ends at their first NUL, cut at size - 1 as by
 			 * strscpy */
 			len = fl->size < size ? fl->size : size - 1;
-			memcpy(dst, rec->data + fl->offset, len);
+			tf_short_copy(dst, rec->data + fl->offset, len);
 			dst[len] = '\0';
 			return;
 		} else {
@@ -538,7 +539,7 @@ void hist_copy_str(char *dst, const struct hist_field *f,
 		len = size - 1;
 	len = s ? (unsigned int)strnlen(s, len) : 0;
 	if (len)
-		memcpy(dst, s, len);
+		tf_short_copy(dst, s, len);
 	dst[len] = '\0';
 }
 
@@ -563,7 +564,7 @@ static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
 		v = f->fn == HIST_FN_STRING ? 0 : hist_eval(cx, f);
 		if (!(f->flags & HIST_FIELD_FL_ALIAS) &&
 		    (f->flags & (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))) {
-			char *str = tracing_map_elt_str(elt, str_start +
+			char *str = tracing_map_elt_str(map, elt, str_start +
 							f->var_str_idx);
 
 			if (f->flags & HIST_FIELD_FL_STRING)
@@ -639,6 +640,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 	if (!elt)
 		goto out;
 	cx.elt = elt;
+	cx.map = map;
 	hist_elt_update(&cx, hd, map, slot, elt);
 	if (resolve_self_refs(hd, vals, elt) && hd->n_actions)
 		hist_trigger_actions(&cx, hd, elt, key, vals);

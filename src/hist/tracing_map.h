@@ -313,11 +313,14 @@ static inline void *tracing_map_elt_key(const struct tracing_map_elt *elt)
 	return (char *)elt + elt->map->key_off;
 }
 
-/* String @i of @elt (i < n_strs). */
-static inline char *tracing_map_elt_str(struct tracing_map_elt *elt,
+/* String @i of @elt (i < n_strs), an entry of @map: taken as an
+ * argument, not from the entry, so that writing an entry's string loads
+ * nothing from the entry first. */
+static inline char *tracing_map_elt_str(const struct tracing_map *map,
+					struct tracing_map_elt *elt,
 					unsigned int i)
 {
-	return (char *)elt + elt->map->strs_off + elt->map->str_off[i];
+	return (char *)elt + map->strs_off + map->str_off[i];
 }
 
 /* Variables, shared by all slots (the kernel's tracing_map_*_var). */

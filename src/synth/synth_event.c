@@ -17,6 +17,7 @@
 #include "synth/synth_internal.h"
 #include "util/kstrto.h"
 #include "util/rcu.h"
+#include "util/short_copy.h"
 #include <urcu/rculist.h>
 
 /* The kernel's ida of event types starts above its own entry types. */
@@ -678,8 +679,8 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 			/* up to STR_VAR_LEN_MAX - 1 bytes, whatever N is
 			 * (the slot is zeroed: no strncpy padding) */
 			if (p)
-				memcpy(slot, p, strnlen(p,
-							TF_STR_VAR_LEN_MAX - 1));
+				tf_short_strcopy((char *)slot, p,
+						 TF_STR_VAR_LEN_MAX - 1);
 		} else if (f->is_stack) {
 			const uint64_t *st = p;
 			unsigned n = 0;
