@@ -670,7 +670,7 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 			unsigned len = str_len(p);
 
 			if (p)
-				memcpy(buf + dyn_off, p, len - 1);
+				tf_short_copy(buf + dyn_off, p, len - 1);
 			buf[dyn_off + len - 1] = '\0';
 			loc = len << 16 | dyn_off;
 			memcpy(slot, &loc, 4);
@@ -689,7 +689,7 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 			while (st && n < STACK_DEPTH && n <= st[0] && st[n])
 				n++;
 			if (n)
-				memcpy(buf + dyn_off, st, 8 * n);
+				tf_short_copy(buf + dyn_off, st, 8 * n);
 			loc = (8 * n) << 16 | dyn_off;
 			memcpy(slot, &loc, 4);
 			data += 8 * n;
