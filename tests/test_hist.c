@@ -1141,6 +1141,56 @@ static void test_lookahead(void)
 	CHECK(atomic_load(&tracing.nr_prefetch) == 0);
 	CHECK(!(atomic_load(&f->flags) & TF_FILE_TRIGGER_PREFETCH));
 
+	/* a two-word key (no lookahead): in batches its updates are put off
+	 * while its bucket is fetched, and come out as one by one, drops
+	 * (150,000 keys in 16,384 entries) and a one-word hist beside it
+	 * included */
+	{
+		static const char *const cmds[] = {
+			"hist:keys=call_site,common_pid:vals=hitcount,bytes_req:size=16384 if bytes_req > 0",
+			"hist:keys=call_site:size=65536",
+		};
+		char *one = NULL, *batched = NULL;
+
+		data = la_records(f, 50000, recs);
+		for (unsigned pass = 0; pass < 2; pass++) {
+			CHECK(wr_trunc(f, cmds[0]) == 0);
+			CHECK(wr(f, cmds[1]) == 0);
+			for (unsigned i = 0, n = 1; i < LA_EVENTS; i += n,
+			     n = n % TF_DISPATCH_BATCH + 1) {
+				if (n > LA_EVENTS - i)
+					n = LA_EVENTS - i;
+				tf_rcu_read_lock();
+				if (pass)
+					tf_dispatch_locked_n(&tracing, &recs[i], n);
+				else
+					for (unsigned j = i; j < i + n; j++)
+						tf_dispatch_locked(&tracing,
+								   &recs[j]);
+				tf_rcu_read_unlock();
+			}
+			if (pass)
+				batched = hist_text(f);
+			else
+				one = hist_text(f);
+		}
+		CHECK(strcmp(one, batched) == 0);
+		/* the two-word hist is full and dropped some, the other not */
+		CHECK(strstr(batched, "Entries: 16384\n") != NULL);
+		{
+			unsigned zero = 0, some = 0;
+
+			for (const char *p = strstr(batched, "Dropped: "); p;
+			     p = strstr(p + 1, "Dropped: "))
+				strtoul(p + 9, NULL, 10) ? some++ : zero++;
+			CHECK(zero == 1 && some == 1);
+		}
+		free(one);
+		free(batched);
+		free(data);
+		CHECK(wr_trunc(f, "") == 0);
+	}
+
 	/* two prefetching triggers, at the top level and in an instance:
 	 * the lookahead walks both lists; both count as one by one */
 	{

@@ -96,15 +96,19 @@ static void put_str(uint8_t *r, const struct tf_event *ev, const char *name,
 	memcpy(r + f->offset, s, strlen(s));
 }
 
-/* A waking of @pid with @prio at @ts ns, or a switch from 0 to @pid. */
-static void fire(const struct tf_event *ev, uint32_t pid, uint32_t prio,
-		 uint64_t ts, const char *comm)
+#define REC_SIZE 128
+
+/* In @data: a waking of @pid with @prio at @ts ns, or a switch from 0
+ * to @pid. */
+static struct tf_record make(uint8_t data[REC_SIZE],
+			     const struct tf_event *ev, uint32_t pid,
+			     uint32_t prio, uint64_t ts, const char *comm)
 {
-	uint8_t data[128] = { 0 };
 	uint16_t type = (uint16_t)ev->id;
 	struct tf_record rec = { .event = ev, .data = data, .size = 100,
 				 .ts = ts, .cpu = 0, .comm = "test" };
 
+	memset(data, 0, REC_SIZE);
 	memcpy(data, &type, 2);
 	if (ev == waking) {
 		put(data, ev, "pid", pid);
@@ -118,6 +122,15 @@ static void fire(const struct tf_event *ev, uint32_t pid, uint32_t prio,
 		put(data, ev, "next_prio", prio);
 		put_str(data, ev, "next_comm", comm);
 	}
+	return rec;
+}
+
+static void fire(const struct tf_event *ev, uint32_t pid, uint32_t prio,
+		 uint64_t ts, const char *comm)
+{
+	uint8_t data[REC_SIZE];
+	struct tf_record rec = make(data, ev, pid, prio, ts, comm);
+
 	tf_dispatch(&tracing, &rec);
 }
 
@@ -137,13 +150,15 @@ static const char *const SWITCH =
 	"hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:"
 	"onmatch(sched.sched_waking).wakeup_latency($wakeup_lat,next_pid,prio)";
 static const char *const ON_SYNTH = "hist:keys=pid,lat,prio:sort=pid,lat";
+/* what pipeline_up() puts on the synthetic event */
+static const char *on_synth = ON_SYNTH;
 
 static void pipeline_up(void)
 {
 	CHECK_INT(wr(NULL, SYNTH), 0);
 	CHECK_INT(wr(file_of(waking), WAKING), 0);
 	CHECK_INT(wr(file_of(sw), SWITCH), 0);
-	CHECK_INT(wr(synth_file("wakeup_latency"), ON_SYNTH), 0);
+	CHECK_INT(wr(synth_file("wakeup_latency"), on_synth), 0);
 }
 
 /* In the right order: the synthetic event's hist, the onmatch trigger
@@ -152,7 +167,7 @@ static void pipeline_down(void)
 {
 	char cmd[512];
 
-	snprintf(cmd, sizeof(cmd), "!%s", ON_SYNTH);
+	snprintf(cmd, sizeof(cmd), "!%s", on_synth);
 	CHECK_INT(wr(synth_file("wakeup_latency"), cmd), 0);
 	snprintf(cmd, sizeof(cmd), "!%s", SWITCH);
 	CHECK_INT(wr(file_of(sw), cmd), 0);
@@ -231,6 +246,129 @@ static void test_exact(void)
 	CHECK_INT(wr(file_of(waking), "!hist:keys=pid:ts0=common_timestamp.usecs"), 0);
 }
 
+/* ---- batches: deferred histogram updates ------------------------------- */
+
+#define BATCH_PAIRS	40000
+
+/*
+ * The pipeline over records dispatched one at a time, then in batches
+ * of every length up to TF_DISPATCH_BATCH (tf_dispatch_locked_n): the
+ * synthetic event's histograms are large enough for their updates to be
+ * put off while their buckets are fetched, one of them fills up (drops),
+ * and waking records pause and resume one of them (disable_hist /
+ * enable_hist) in the middle of batches.  Every hist must come out the
+ * same: a pause decided when the trigger fired, updates in order.
+ * (enable_hist/disable_hist act on every hist of their event.)
+ */
+static void batched_run(const struct tf_record *recs, unsigned n,
+			bool batched, char **out)
+{
+	static const char *const on_synth[] = {
+		"hist:keys=pid,lat,prio:sort=pid,lat:size=16384",
+		"hist:keys=lat:vals=hitcount,prio:sort=lat:size=16384",
+	};
+	static const char *const toggles[] = {
+		"disable_hist:synthetic:wakeup_latency if pid == 7",
+		"enable_hist:synthetic:wakeup_latency if next_pid == 9",
+	};
+	char waking_cmd[256], switch_cmd[512], cmd[600];
+	struct tf_event_file *syn;
+
+	/* room for every pid in the waking and switch hists */
+	snprintf(waking_cmd, sizeof(waking_cmd), "%s:size=32768", WAKING);
+	snprintf(switch_cmd, sizeof(switch_cmd), "%s:size=32768", SWITCH);
+	CHECK_INT(wr(NULL, SYNTH), 0);
+	CHECK_INT(wr(file_of(waking), waking_cmd), 0);
+	CHECK_INT(wr(file_of(sw), switch_cmd), 0);
+	syn = synth_file("wakeup_latency");
+	for (unsigned i = 0; i < 2; i++) {
+		CHECK_INT(wr(syn, on_synth[i]), 0);
+		CHECK_INT(wr(file_of(i ? sw : waking), toggles[i]), 0);
+	}
+	for (unsigned i = 0, k = 1; i < n; i += k, k = k % TF_DISPATCH_BATCH + 1) {
+		if (k > n - i)
+			k = n - i;
+		if (!batched) {
+			tf_dispatch(&tracing, &recs[i]);
+			k = 1;
+			continue;
+		}
+		tf_rcu_read_lock();
+		tf_dispatch_locked_n(&tracing, &recs[i], k);
+		tf_rcu_read_unlock();
+	}
+	out[0] = hist(syn);
+	out[1] = hist(file_of(sw));
+	for (unsigned i = 0; i < 2; i++) {
+		snprintf(cmd, sizeof(cmd), "!%s", on_synth[i]);
+		CHECK_INT(wr(syn, cmd), 0);
+		snprintf(cmd, sizeof(cmd), "!%s", toggles[i]);
+		CHECK_INT(wr(file_of(i ? sw : waking), cmd), 0);
+	}
+	snprintf(cmd, sizeof(cmd), "!%s", switch_cmd);
+	CHECK_INT(wr(file_of(sw), cmd), 0);
+	snprintf(cmd, sizeof(cmd), "!%s", waking_cmd);
+	CHECK_INT(wr(file_of(waking), cmd), 0);
+	CHECK_INT(wr(NULL, "!wakeup_latency"), 0);
+}
+
+static void test_batched(void)
+{
+	unsigned n = 2 * BATCH_PAIRS, seed = 1;
+	struct tf_record *recs = calloc(n, sizeof(*recs));
+	uint8_t *data = calloc(n, REC_SIZE);
+	char *one[2], *many[2];
+	uint64_t ts = 1000000000ull;
+
+	for (unsigned i = 0; i < BATCH_PAIRS; i++) {
+		uint32_t pid, lat;
+
+		seed = seed * 1103515245u + 12345u;
+		/* 2,000 pids (the hist the action adds for prio keeps 2,048),
+		 * 100 latencies: more (pid, lat) keys than 16,384 */
+		pid = 10 + (seed >> 8) % 2000;
+		lat = 1 + (seed >> 20) % 100;
+		/* pid 7 pauses the first synthetic hist, 9 resumes it */
+		if (i % 1000 == 300)
+			pid = 7;
+		else if (i % 1000 == 700)
+			pid = 9;
+		recs[2 * i] = make(data + 2 * i * REC_SIZE, waking, pid,
+				   100 + pid % 20, ts, "w");
+		/* one switch in 16 has no waking before it: no match */
+		recs[2 * i + 1] = make(data + (2 * i + 1) * REC_SIZE, sw,
+				       i % 16 ? pid : pid + 30000,
+				       100 + pid % 20, ts + 1000 * lat, "s");
+		ts += 100000;
+	}
+	batched_run(recs, n, false, one);
+	batched_run(recs, n, true, many);
+	for (unsigned i = 0; i < 2; i++)
+		CHECK(one[i] && many[i] && strcmp(one[i], many[i]) == 0);
+	/* the runs did count, drop and pause: the synthetic hists (paused
+	 * part of the time) have fewer hits than the matches on the
+	 * switch, and the first is full */
+	{
+		const char *h1 = strstr(many[0], "Hits: ");
+		const char *d1 = strstr(many[0], "Dropped: ");
+		const char *hs = strstr(many[1], "Hits: ");
+		unsigned long a = h1 ? strtoul(h1 + 6, NULL, 10) : 0;
+		unsigned long d = d1 ? strtoul(d1 + 9, NULL, 10) : 0;
+		unsigned long m = hs ? strtoul(hs + 6, NULL, 10) : 0;
+
+		printf("batched: %lu matches, synthetic hist %lu hits + %lu "
+		       "dropped\n", m, a, d);
+		CHECK(a > 1000 && d > 0 && a + d < m);
+		CHECK(has(many[0], "Entries: 16384\n"));
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		free(one[i]);
+		free(many[i]);
+	}
+	free(recs);
+	free(data);
+}
+
 static size_t heap_used(void)
 {
 	struct mallinfo2 mi = mallinfo2();
@@ -266,9 +404,13 @@ static void test_cycles(void)
 
 static int stop;
 
+/* Pairs one at a time, then in a batch (whose synthetic hist updates
+ * are put off: the churn's synthetic hist is large). */
 static void *ingest(void *arg)
 {
 	uint32_t base = (uint32_t)(uintptr_t)arg;
+	static __thread uint8_t data[128][REC_SIZE];
+	struct tf_record recs[128];
 	uint64_t ts = 1000000;
 
 	while (!__atomic_load_n(&stop, __ATOMIC_ACQUIRE)) {
@@ -277,6 +419,17 @@ static void *ingest(void *arg)
 			fire(sw, p, 120, ts + 3000, "churn");
 			ts += 5000;
 		}
+		for (uint32_t i = 0; i < 64; i++) {
+			recs[2 * i] = make(data[2 * i], waking, base + i, 120,
+					   ts, "churn");
+			recs[2 * i + 1] = make(data[2 * i + 1], sw, base + i,
+					       120, ts + 3000, "churn");
+			ts += 5000;
+		}
+		tf_rcu_read_lock();
+		tf_dispatch_locked_n(&tracing, recs, 64);
+		tf_dispatch_locked_n(&tracing, recs + 64, 64);
+		tf_rcu_read_unlock();
 	}
 	return NULL;
 }
@@ -308,6 +461,7 @@ static void test_churn(void)
 	unsigned int loops = env ? (unsigned int)atoi(env) : 200;
 	pthread_t tid[3];
 
+	on_synth = "hist:keys=pid,lat,prio:sort=pid,lat:size=16384";
 	pthread_create(&tid[0], NULL, ingest, (void *)(uintptr_t)1000);
 	pthread_create(&tid[1], NULL, ingest, (void *)(uintptr_t)2000);
 	pthread_create(&tid[2], NULL, reader, NULL);
@@ -340,6 +494,7 @@ int main(void)
 	CHECK(waking && sw);
 
 	test_exact();
+	test_batched();
 	test_cycles();
 	test_churn();
 

@@ -790,6 +790,52 @@ static void test_kstrtoul(void)
 	CHECK_INT(tf_trigger_kstrtoul("", &v), -EINVAL);
 }
 
+/* ---- tf_trigger_defer(): work put off within a batch ------------------- */
+
+static unsigned applied[64], n_applied;
+
+static void note_applied(struct tf_deferred *d)
+{
+	applied[n_applied++] = (unsigned)d->data[0];
+}
+
+static void defer_n(unsigned from, unsigned n)
+{
+	for (unsigned i = from; i < from + n; i++) {
+		struct tf_deferred *d = tf_trigger_defer();
+
+		CHECK(d != NULL);
+		d->apply = note_applied;
+		d->data[0] = i;
+	}
+}
+
+static void test_defer(void)
+{
+	/* outside a batch: no place, the caller works at once */
+	CHECK(tf_trigger_defer() == NULL);
+	/* up to TF_DEFERRED_MAX wait; the next ones push the oldest out */
+	tf_triggers_batch_begin();
+	defer_n(0, TF_DEFERRED_MAX);
+	CHECK_INT(n_applied, 0);
+	defer_n(TF_DEFERRED_MAX, 3);
+	CHECK_INT(n_applied, 3);
+	/* the end applies the rest, in order */
+	tf_triggers_batch_end();
+	CHECK_INT(n_applied, TF_DEFERRED_MAX + 3);
+	for (unsigned i = 0; i < n_applied; i++)
+		CHECK_INT(applied[i], i);
+	CHECK(tf_trigger_defer() == NULL);
+	/* a new batch starts empty */
+	n_applied = 0;
+	tf_triggers_batch_begin();
+	defer_n(100, 2);
+	tf_triggers_batch_end();
+	CHECK_INT(n_applied, 2);
+	CHECK_INT(applied[0], 100);
+	CHECK_INT(applied[1], 101);
+}
+
 int main(void)
 {
 	const char *srcdir = getenv("srcdir");
@@ -817,6 +863,7 @@ int main(void)
 	test_snapshot_not_allocated();
 	test_clear_all();
 	test_concurrent();
+	test_defer();
 	tf_tracing_destroy(&tracing);
 	tf_registry_free(reg);
 	return check_done("test_trigger");

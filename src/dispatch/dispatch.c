@@ -482,9 +482,11 @@ void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
 	struct lookahead la = { 0 };
 	unsigned int i;
 
+	tf_triggers_batch_begin();
 	if (!atomic_load_explicit(&t->nr_prefetch, memory_order_relaxed)) {
 		for (i = 0; i < n; i++)
 			tf_dispatch_locked(t, &recs[i]);
+		tf_triggers_batch_end();
 		return;
 	}
 	for (i = 0; i < n && i < 2 * TF_DISPATCH_AHEAD; i++)
@@ -499,6 +501,7 @@ void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
 			prefetch(t, &recs[i + TF_DISPATCH_AHEAD], &la);
 		tf_dispatch_locked(t, &recs[i]);
 	}
+	tf_triggers_batch_end();
 }
 
 void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec)

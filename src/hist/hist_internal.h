@@ -244,6 +244,7 @@ struct hist_data {
 	 * key of a histogram whose variables it references */
 	unsigned int clear_key_size;
 	bool simple;			/* one field key, hitcount/field vals */
+	bool deferrable;		/* simple, updates may wait (hist_trigger.c) */
 	uint64_t id;			/* hist_debug's "hist_data:" */
 	int refs;			/* triggers sharing it (named) */
 

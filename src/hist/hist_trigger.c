@@ -266,6 +266,13 @@ static int hist_trigger_init(struct tf_trigger *data)
 			 hd->map->key_size == 8 &&
 			 hd->fields[hd->n_vals]->fn == HIST_FN_NUM &&
 			 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS;
+	/* worth putting off while its bucket is fetched (see "Deferred
+	 * updates"): a simple histogram whose map outgrows the caches */
+	if (hd && hd->simple)
+		hd->deferrable = hd->map &&
+				 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS &&
+				 hd->n_keys <= TRACING_MAP_KEYS_MAX &&
+				 hd->n_vals <= TRACING_MAP_VALS_MAX;
 	data->generates = false;
 	for (unsigned int i = 0; hd && i < hd->n_actions; i++)
 		if (hd->actions[i]->action == ACTION_TRACE)
@@ -348,16 +355,16 @@ static void add_string_key(unsigned char *key, const struct hist_field *f,
 /*
  * The common case without the general loop: event fields as the keys
  * (one word each), hitcount and event fields as values (hd->simple).
- * Same results.
+ * Same results.  In two halves: the key and values read from the
+ * record, then added to the map (maybe some records later: "Deferred
+ * updates" below).
  */
-static void hist_update_simple(struct hist_data *hd,
-			       const struct tf_record *rec)
+static void simple_key_vals(const struct hist_data *hd,
+			    const struct tf_record *rec, uint64_t *key,
+			    uint64_t *vals)
 {
-	struct tracing_map *map = rcu_dereference(hd->map);
 	struct hist_ctx cx = { .rec = rec };
-	uint64_t key[HIST_KEY_SIZE_MAX / 8], *sums;
-	unsigned int i, slot = hist_slot(map->n_slots);
-	struct tracing_map_elt *elt;
+	unsigned int i;
 
 	if (hd->n_keys == 1) {
 		key[0] = hist_eval(&cx, hd->fields[hd->n_vals]);
@@ -369,17 +376,86 @@ static void hist_update_simple(struct hist_data *hd,
 			       &v, 8);
 		}
 	}
-	elt = tracing_map_insert(map, slot, key, NULL);
+	for (i = 0; i < hd->n_vals; i++)
+		vals[i] = hist_eval(&cx, hd->fields[i]);
+}
+
+static void simple_add(struct tracing_map *map, unsigned int slot,
+		       struct tracing_map_elt *elt, const uint64_t *vals)
+{
+	uint64_t *sums;
+
 	if (!elt)
 		return;
 	sums = tracing_map_slot_sums(map, slot, elt);
-	for (i = 0; i < hd->n_vals; i++) {
-		uint64_t v = hist_eval(&cx, hd->fields[i]);
-
+	for (unsigned int i = 0; i < map->n_vals; i++)
 		/* single writer: a plain add, atomic only for readers */
 		__atomic_store_n(&sums[i], __atomic_load_n(&sums[i],
-				 __ATOMIC_RELAXED) + v, __ATOMIC_RELAXED);
-	}
+				 __ATOMIC_RELAXED) + vals[i], __ATOMIC_RELAXED);
+}
+
+static void hist_update_simple(struct hist_data *hd,
+			       const struct tf_record *rec)
+{
+	struct tracing_map *map = rcu_dereference(hd->map);
+	uint64_t key[HIST_KEY_SIZE_MAX / 8], vals[TRACING_MAP_VALS_MAX];
+	unsigned int slot = hist_slot(map->n_slots);
+
+	simple_key_vals(hd, rec, key, vals);
+	simple_add(map, slot, tracing_map_insert(map, slot, key, NULL), vals);
+}
+
+/*
+ * Deferred updates.  A simple histogram's update is a key and sums read
+ * from the record, added to a map that nothing on the event path reads
+ * (it has no variables).  Inside a batch of records, where the
+ * lookahead did not fetch its bucket (a key of several words, or a
+ * generated record the lookahead never sees), the update is put off
+ * (tf_trigger_defer()) while its bucket, sums and second key word are
+ * fetched: the miss overlaps the following records' work instead of
+ * stalling this one.  Whether the trigger fires (pause, filter, count)
+ * was decided when it fired; the updates of a thread's slot are
+ * applied in their order; readers and file operations wait for the
+ * batch (the sources' sync), so none sees the difference.
+ */
+struct hist_deferred {
+	struct tracing_map *map;
+	uint32_t hash;
+	unsigned int slot;
+	uint64_t key[TRACING_MAP_KEYS_MAX];
+	uint64_t vals[TRACING_MAP_VALS_MAX];
+};
+
+_Static_assert(sizeof(struct hist_deferred) <=
+	       sizeof(((struct tf_deferred *)0)->data),
+	       "a deferred hist update fits a tf_deferred");
+
+static void deferred_apply(struct tf_deferred *d)
+{
+	struct hist_deferred *u = (struct hist_deferred *)d->data;
+
+	simple_add(u->map, u->slot,
+		   tracing_map_insert_hashed(u->map, u->slot, u->key,
+					     u->hash),
+		   u->vals);
+}
+
+/* false: not in a batch, update now */
+static bool hist_update_deferred(struct hist_data *hd,
+				 const struct tf_record *rec)
+{
+	struct tf_deferred *d = tf_trigger_defer();
+	struct hist_deferred *u;
+
+	if (!d)
+		return false;
+	u = (struct hist_deferred *)d->data;
+	d->apply = deferred_apply;
+	u->map = rcu_dereference(hd->map);
+	u->slot = hist_slot(u->map->n_slots);
+	simple_key_vals(hd, rec, u->key, u->vals);
+	u->hash = tracing_map_prefetch_key(u->map, u->slot, u->key);
+	return true;
 }
 
 /* ops->prefetch: what hist_update_simple() will read for @rec. */
@@ -596,7 +672,9 @@ static void hist_trigger_func(struct tf_trigger *data,
 		return;
 	hd = ht->hist_data;
 	if (hd->simple) {
-		hist_update_simple(hd, rec);
+		if (!hd->deferrable || (!rec->generated && data->prefetch) ||
+		    !hist_update_deferred(hd, rec))
+			hist_update_simple(hd, rec);
 		return;
 	}
 	if (hist_pad_cnt >= HIST_PAD_DEPTH)

@@ -511,12 +511,12 @@ insert_slow(struct tracing_map *map, struct tracing_map_slot *s,
 	return elt;
 }
 
-struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
-					   unsigned int slot, const void *key,
-					   const char *comm)
+/* tracing_map_insert() of a key whose hash is known */
+static inline __attribute__((always_inline)) struct tracing_map_elt *
+insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
+	      uint32_t key_hash, const char *comm)
 {
 	struct tracing_map_slot *s = &map->slots[slot];
-	uint32_t key_hash = tm_hash(key, map->key_size);
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
 	struct tracing_map_entry *entry = &map->map[idx];
 	uint32_t val;
@@ -570,6 +570,37 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 		}
 	}
 	return insert_slow(map, s, key, key_hash, comm);
+}
+
+struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
+					   unsigned int slot, const void *key,
+					   const char *comm)
+{
+	return insert_hashed(map, slot, key, tm_hash(key, map->key_size),
+			     comm);
+}
+
+uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
+				  const void *key)
+{
+	const struct tracing_map_slot *s = &map->slots[slot];
+	uint32_t key_hash = tm_hash(key, map->key_size);
+	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
+
+	__builtin_prefetch(&map->map[idx]);
+	if (s->drops <= s->hits)
+		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
+	if (map->key_word2)
+		__builtin_prefetch(&map->key_word2[idx]);
+	return key_hash;
+}
+
+struct tracing_map_elt *tracing_map_insert_hashed(struct tracing_map *map,
+						  unsigned int slot,
+						  const void *key,
+						  uint32_t key_hash)
+{
+	return insert_hashed(map, slot, key, key_hash, NULL);
 }
 
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,

@@ -233,6 +233,20 @@ int tracing_map_cmp_none(const void *val_a, const void *val_b);
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 					   unsigned int slot, const void *key,
 					   const char *comm);
+/*
+ * For an insert put off a few events (see hist_trigger.c, "Deferred
+ * updates"): fetches into the cache what tracing_map_insert(@map,
+ * @slot, @key) will read (the key's home bucket, @slot's sums beside
+ * it, a two-word key's second word), changing nothing, and returns the
+ * key's hash for tracing_map_insert_hashed(), which then inserts @key
+ * as tracing_map_insert() does (no comm saved).
+ */
+uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
+				  const void *key);
+struct tracing_map_elt *tracing_map_insert_hashed(struct tracing_map *map,
+						  unsigned int slot,
+						  const void *key,
+						  uint32_t key_hash);
 /* Find the entry for key without inserting or counting. */
 struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 					   const void *key);

@@ -714,6 +714,7 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 		.tgid = cause->tgid,
 		.stack = cause->stack,
 		.nr_stack = cause->nr_stack,
+		.generated = true,
 	};
 	nesting++;
 	tf_dispatch_locked(t, &rec);

@@ -172,6 +172,32 @@ void tf_triggers_prefetch(struct tf_event_file *file,
 unsigned tf_triggers_prefetchers(struct tf_event_file *file,
 				 struct tf_trigger **first);
 
+/*
+ * Work put off within a batch of records.  Between
+ * tf_triggers_batch_begin() and tf_triggers_batch_end() (the event
+ * path's batches: tf_dispatch_locked_n), a trigger whose effect nothing
+ * on the event path reads back (a plain histogram's update) may ask
+ * tf_trigger_defer() for a place, fill in @apply and up to
+ * TF_DEFERRED_WORDS words of its own, and fetch what @apply will touch:
+ * the work is applied, in order and on the same thread, TF_DEFERRED_MAX
+ * deferrals later or at the batch's end, so that its cache misses
+ * overlap the following records' work.  Everything @data names must
+ * stay valid until then (the batch's read-side section keeps triggers
+ * and maps).  tf_trigger_defer() returns NULL outside a batch: do the
+ * work at once.
+ */
+#define TF_DEFERRED_MAX		8
+#define TF_DEFERRED_WORDS	8
+
+struct tf_deferred {
+	void (*apply)(struct tf_deferred *d);
+	uint64_t data[TF_DEFERRED_WORDS];
+};
+
+void tf_triggers_batch_begin(void);
+void tf_triggers_batch_end(void);
+struct tf_deferred *tf_trigger_defer(void);
+
 /* Registration helpers for commands (used by hist too). */
 
 /* The kernel's event_trigger_separate_filter(): "[param] [if filter]";
