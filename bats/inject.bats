@@ -105,6 +105,41 @@ Totals:
     Dropped: 0" ]
 }
 
+@test "tracefuse-inject: a large synthetic hist (updates put off within a batch) counts every pair" {
+	mount_none
+	cd "$TF_MNT"
+	echo 'wakeup_latency u64 lat; pid_t pid' >> synthetic_events
+	echo 'hist:keys=pid:ts0=common_timestamp.usecs:size=8192' >> \
+		events/sched/sched_waking/trigger
+	echo 'hist:keys=next_pid:lat=common_timestamp.usecs-$ts0:onmatch(sched.sched_waking).wakeup_latency($lat,next_pid):size=8192' >> \
+		events/sched/sched_switch/trigger
+	echo 'hist:keys=pid,lat:sort=pid,lat:size=16384' >> \
+		events/synthetic/wakeup_latency/trigger
+	# 3,000 pids in a scattered order, pid p waits (p % 50) + 1 us
+	local expected="" p i
+	for ((i = 0; i < 3000; i++)); do
+		p=$((1000 + (i * 1237) % 3000))
+		echo "sched:sched_waking ts=$((i * 100000)) pid=$p"
+		echo "sched:sched_switch ts=$((i * 100000 + (p % 50 + 1) * 1000)) next_pid=$p"
+	done > "$BATS_TEST_TMPDIR/pairs"
+	"$INJECT" "$TF_MNT" < "$BATS_TEST_TMPDIR/pairs"
+	for ((p = 1000; p < 4000; p++)); do
+		printf -v expected '%s{ pid: %10d, lat: %10d } hitcount: %10d\n' \
+			"$expected" "$p" $((p % 50 + 1)) 1
+	done
+	run cat events/synthetic/wakeup_latency/hist
+	[ "$output" = "# event histogram
+#
+# trigger info: hist:keys=pid,lat:vals=hitcount:sort=pid,lat:size=16384 [active]
+#
+
+${expected}
+Totals:
+    Hits: 3000
+    Entries: 3000
+    Dropped: 0" ]
+}
+
 @test "tracefuse-inject: per-line errors on stderr, exit 1, nothing partial recorded" {
 	mount_none
 	echo 1 > "$TF_MNT/events/sched/enable"

@@ -826,10 +826,14 @@ static void test_defer(void)
 	for (unsigned i = 0; i < n_applied; i++)
 		CHECK_INT(applied[i], i);
 	CHECK(tf_trigger_defer() == NULL);
-	/* a new batch starts empty */
+	/* a new batch starts empty; one begun inside it is part of it */
 	n_applied = 0;
 	tf_triggers_batch_begin();
-	defer_n(100, 2);
+	defer_n(100, 1);
+	tf_triggers_batch_begin();
+	tf_triggers_batch_end();
+	CHECK_INT(n_applied, 0);
+	defer_n(101, 1);
 	tf_triggers_batch_end();
 	CHECK_INT(n_applied, 2);
 	CHECK_INT(applied[0], 100);

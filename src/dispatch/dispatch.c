@@ -504,6 +504,18 @@ void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
 	tf_triggers_batch_end();
 }
 
+void tf_dispatch_batch_begin(void)
+{
+	tf_rcu_read_lock();
+	tf_triggers_batch_begin();
+}
+
+void tf_dispatch_batch_end(void)
+{
+	tf_triggers_batch_end();
+	tf_rcu_read_unlock();
+}
+
 void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec)
 {
 	tf_rcu_read_lock();

@@ -45,6 +45,16 @@ bool tf_dispatch_opts(struct tf_tracing *t, const struct tf_record *rec,
 		      const struct tf_dispatch_opts *o);
 #define TF_DISPATCH_BATCH 64
 
+/*
+ * A batch's read-side section for a source that dispatches its records
+ * one at a time (tf_dispatch_locked()): tf_rcu_read_lock() and, until
+ * the end, histogram updates that may wait a few records while their
+ * buckets are fetched (tf_trigger_defer(), trigger.h); the end applies
+ * them and drops the lock.
+ */
+void tf_dispatch_batch_begin(void);
+void tf_dispatch_batch_end(void);
+
 /* tf_dispatch_opts() without options (the same body, compiled apart). */
 void tf_dispatch_locked(struct tf_tracing *t, const struct tf_record *rec);
 
@@ -57,7 +67,9 @@ void tf_dispatch(struct tf_tracing *t, const struct tf_record *rec);
  * ops->prefetch, see trigger.h), the buckets of the record
  * TF_DISPATCH_AHEAD places ahead are fetched while this one is
  * dispatched, so that the cache misses of consecutive events overlap
- * instead of queueing.  The records' data must stay valid until it
+ * instead of queueing, and histogram updates the lookahead cannot reach
+ * may wait a few records (tf_trigger_defer(), trigger.h), all applied
+ * before it returns.  The records' data must stay valid until it
  * returns.  Same results as one tf_dispatch_locked() per record.
  */
 void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,

@@ -959,7 +959,7 @@ void tf_inject_stream_init(struct tf_inject_stream *s, struct tf_inject *p,
 static void batch_end(struct tf_inject_stream *s)
 {
 	if (s->batch) {
-		tf_rcu_read_unlock();
+		tf_dispatch_batch_end();
 		s->batch = 0;
 	}
 }
@@ -986,7 +986,7 @@ static void one_line(struct tf_inject_stream *s, const char *line, size_t len)
 		if (rec.cpu >= s->tracing->nr_cpus)
 			rec.cpu %= s->tracing->nr_cpus;
 		if (!s->batch++)
-			tf_rcu_read_lock();
+			tf_dispatch_batch_begin();
 		tf_dispatch_locked(s->tracing, &rec);
 		if (s->batch == TF_DISPATCH_BATCH)
 			batch_end(s);

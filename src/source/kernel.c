@@ -962,7 +962,7 @@ static int sweep(struct ksource *ks)
 
 	for (int i = 0; i < ks->nr_cpus; i++)
 		pages += read_cpu(ks, &ks->cpus[i]);
-	tf_rcu_read_lock();
+	tf_dispatch_batch_begin();
 	for (;;) {
 		struct kcpu *min = NULL;
 
@@ -980,8 +980,8 @@ static int sweep(struct ksource *ks)
 			     min->ev_ts);
 		cpu_advance(ks, min);
 		if (++batch % MERGE_BATCH == 0) {
-			tf_rcu_read_unlock();
-			tf_rcu_read_lock();
+			tf_dispatch_batch_end();
+			tf_dispatch_batch_begin();
 		}
 	}
 	for (int i = 0; i < ks->nr_cpus; i++) {
@@ -994,7 +994,7 @@ static int sweep(struct ksource *ks)
 		else
 			flush_pending(ks, c);
 	}
-	tf_rcu_read_unlock();
+	tf_dispatch_batch_end();
 	/* empty, nothing on, no disable since we began: nothing can come */
 	if (!pages && !queued && !atomic_load(&ks->nr_on) &&
 	    atomic_load(&ks->disable_gen) == gen)

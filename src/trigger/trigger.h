@@ -184,7 +184,7 @@ unsigned tf_triggers_prefetchers(struct tf_event_file *file,
  * overlap the following records' work.  Everything @data names must
  * stay valid until then (the batch's read-side section keeps triggers
  * and maps).  tf_trigger_defer() returns NULL outside a batch: do the
- * work at once.
+ * work at once.  A batch begun inside another is part of it.
  */
 #define TF_DEFERRED_MAX		8
 #define TF_DEFERRED_WORDS	8

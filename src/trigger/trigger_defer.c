@@ -10,32 +10,33 @@
  * batches, like the kernel's per-CPU scratch state.
  */
 static __thread struct {
-	bool on;
+	unsigned int depth;		/* batches open (nested: one) */
 	unsigned int head, n;
 	struct tf_deferred q[TF_DEFERRED_MAX];
 } defer;
 
 void tf_triggers_batch_begin(void)
 {
-	defer.on = true;
+	defer.depth++;
 }
 
 void tf_triggers_batch_end(void)
 {
+	if (--defer.depth)
+		return;
 	for (; defer.n; defer.n--) {
 		struct tf_deferred *d = &defer.q[defer.head];
 
 		d->apply(d);
 		defer.head = (defer.head + 1) % TF_DEFERRED_MAX;
 	}
-	defer.on = false;
 }
 
 struct tf_deferred *tf_trigger_defer(void)
 {
 	struct tf_deferred *d;
 
-	if (!defer.on)
+	if (!defer.depth)
 		return NULL;
 	d = &defer.q[(defer.head + defer.n) % TF_DEFERRED_MAX];
 	if (defer.n == TF_DEFERRED_MAX) {	/* the oldest goes first */
