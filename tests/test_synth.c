@@ -350,10 +350,10 @@ static const uint64_t stack[] = { 2, SYM_A + 0x87, SYM_B + 0x76, 0 };
 static void add_stack_syms(void)
 {
 	static const struct tf_ksym syms[] = {
-		{ SYM_A, "do_syscall_64", "" },
-		{ SYM_A + 0x180, "after_do_syscall_64", "" },
-		{ SYM_B, "entry_SYSCALL_64_after_hwframe", "" },
-		{ SYM_B + 0x7e, "after_entry", "" },
+		{ SYM_A, "do_syscall_64", "", 0 },
+		{ SYM_A + 0x180, "after_do_syscall_64", "", 0 },
+		{ SYM_B, "entry_SYSCALL_64_after_hwframe", "", 0 },
+		{ SYM_B + 0x7e, "after_entry", "", 0 },
 	};
 
 	CHECK_INT(tf_ksyms_add_file(reg->ksyms, syms, 4), 0);

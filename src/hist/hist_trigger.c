@@ -619,11 +619,13 @@ void hist_copy_str(char *dst, const struct hist_field *f,
 	dst[len] = '\0';
 }
 
-/* hist_trigger_elt_update(): values, variables, field variables. */
+/* hist_trigger_elt_update(): values, variables, field variables, of
+ * the entry cx->elt of cx->map, in @slot. */
 static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
-			    struct tracing_map *map, unsigned int slot,
-			    struct tracing_map_elt *elt)
+			    unsigned int slot)
 {
+	struct tracing_map *map = cx->map;
+	struct tracing_map_elt *elt = cx->elt;
 	unsigned int str_start = hd->n_field_var_str + hd->n_save_var_str;
 
 	for (unsigned int i = 0; i < hd->n_vals; i++) {
@@ -719,7 +721,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 		goto out;
 	cx.elt = elt;
 	cx.map = map;
-	hist_elt_update(&cx, hd, map, slot, elt);
+	hist_elt_update(&cx, hd, slot);
 	if (resolve_self_refs(hd, vals, elt) && hd->n_actions)
 		hist_trigger_actions(&cx, hd, elt, key, vals);
 out:
