@@ -267,12 +267,11 @@ static int hist_trigger_init(struct tf_trigger *data)
 			 hd->fields[hd->n_vals]->fn == HIST_FN_NUM &&
 			 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS;
 	/* worth putting off while its bucket is fetched (see "Deferred
-	 * updates"): a simple histogram whose map outgrows the caches */
+	 * updates"): a simple histogram whose map outgrows the caches
+	 * (parsing caps its keys and values at the map's maxima) */
 	if (hd && hd->simple)
 		hd->deferrable = hd->map &&
-				 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS &&
-				 hd->n_keys <= TRACING_MAP_KEYS_MAX &&
-				 hd->n_vals <= TRACING_MAP_VALS_MAX;
+				 hd->map->max_elts >= HIST_PREFETCH_MIN_ELTS;
 	data->generates = false;
 	for (unsigned int i = 0; hd && i < hd->n_actions; i++)
 		if (hd->actions[i]->action == ACTION_TRACE)
@@ -409,8 +408,9 @@ static void hist_update_simple(struct hist_data *hd,
  * Deferred updates.  A simple histogram's update is a key and sums read
  * from the record, added to a map that nothing on the event path reads
  * (it has no variables).  Inside a batch of records, where the
- * lookahead did not fetch its bucket (a key of several words, or a
- * generated record the lookahead never sees), the update is put off
+ * lookahead does not fetch its bucket (a key of several words, or a
+ * generated record the lookahead never sees; a one-word key of a
+ * source's record is left to the lookahead), the update is put off
  * (tf_trigger_defer()) while its bucket, sums and second key word are
  * fetched: the miss overlaps the following records' work instead of
  * stalling this one.  Whether the trigger fires (pause, filter, count)

@@ -511,6 +511,24 @@ insert_slow(struct tracing_map *map, struct tracing_map_slot *s,
 	return elt;
 }
 
+/*
+ * Fetches the lines an insert into bucket @idx reads besides the
+ * bucket's own: @s's sums there (not while @s sees more drops than
+ * hits: a full map and new keys, wasted traffic) and a two-word key's
+ * second word.  Always inlined: GCC takes a function of loads and
+ * prefetches alone for a pure one and deletes its calls (see
+ * tracing_map_prefetch_word()).
+ */
+static inline __attribute__((always_inline)) void
+prefetch_beside(const struct tracing_map *map,
+		const struct tracing_map_slot *s, uint32_t idx)
+{
+	if (s->drops <= s->hits)
+		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
+	if (map->key_word2)
+		__builtin_prefetch(&map->key_word2[idx]);
+}
+
 /* tracing_map_insert() of a key whose hash is known */
 static inline __attribute__((always_inline)) struct tracing_map_elt *
 insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
@@ -524,13 +542,9 @@ insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
 	/*
 	 * The sums of the key's entry sit at its bucket's index: fetch their
 	 * line while the bucket's is fetched (the entry is in its home bucket
-	 * or the next, mostly the same sums line).  Not while this slot sees
-	 * more drops than hits (a full map and new keys): wasted traffic.
+	 * or the next, mostly the same sums line).
 	 */
-	if (s->drops <= s->hits)
-		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
-	if (map->key_word2)
-		__builtin_prefetch(&map->key_word2[idx]);
+	prefetch_beside(map, s, idx);
 	/*
 	 * The common case: a one- or two-word key that is there.  Probe as
 	 * tm_insert() does; anything else (an empty bucket: a new key or a
@@ -588,10 +602,7 @@ uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
 
 	__builtin_prefetch(&map->map[idx]);
-	if (s->drops <= s->hits)
-		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
-	if (map->key_word2)
-		__builtin_prefetch(&map->key_word2[idx]);
+	prefetch_beside(map, s, idx);
 	return key_hash;
 }
 
