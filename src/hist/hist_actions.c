@@ -21,6 +21,7 @@
 
 /* What a snapshot() action hands the trace array's snapshot update. */
 struct snapshot_context {
+	const struct tracing_map *map;
 	struct tracing_map_elt *elt;
 	const void *key;
 };
@@ -755,7 +756,7 @@ static bool cond_snapshot_update(void *cond_data, void *ctx)
 		return false;
 	td->track_val = val;
 	memcpy(td->key, c->key, td->key_len);
-	memcpy(td->comm, c->elt->comm, HIST_COMM_LEN);
+	memcpy(td->comm, tracing_map_elt_comm(c->map, c->elt), HIST_COMM_LEN);
 	td->updated = true;
 	return true;
 }
@@ -1056,7 +1057,7 @@ static void ontrack_action(const struct hist_ctx *cx, struct hist_data *hd,
 			       hd->n_field_var_str);
 		break;
 	case ACTION_SNAPSHOT: {
-		struct snapshot_context c = { elt, key };
+		struct snapshot_context c = { cx->map, elt, key };
 
 		tf_trigger_snapshot_cond(hd->file->tr, &c, cx->rec);
 		break;

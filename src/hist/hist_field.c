@@ -997,8 +997,8 @@ uint64_t hist_fn_call(const struct hist_ctx *cx, const struct hist_field *f)
 	case HIST_FN_CPU:
 		return rec ? (uint64_t)(unsigned)rec->cpu : 0;
 	case HIST_FN_EXECNAME:
-		return (uint64_t)(uintptr_t)(cx->elt ? cx->elt->comm
-						     : "(no comm)");
+		return (uint64_t)(uintptr_t)(cx->elt ?
+			tracing_map_elt_comm(cx->map, cx->elt) : "(no comm)");
 	case HIST_FN_LOG2:
 		a = hist_fn_call(cx, f->operands[0]);
 		return a <= 1 ? 0 : 64 - __builtin_clzll(a - 1);

@@ -343,7 +343,8 @@ static int print_entries(struct strbuf *out, const struct hist_data *hd,
 			__builtin_prefetch(ents[i + 8]);
 		if (i + 4 < n)
 			__builtin_prefetch(ents[i + 4]->key);
-		hist_print_key(out, hd, ents[i]->key, ents[i]->elt->comm);
+		hist_print_key(out, hd, ents[i]->key,
+			       tracing_map_elt_comm(map, ents[i]->elt));
 		if (!hd->attrs->no_hitcount)
 			print_val(out, "hitcount", 0, ents[i]->sums[0], &stats[0]);
 		for (j = 1; j < hd->n_vals; j++) {

@@ -89,7 +89,8 @@ static inline struct tracing_map_elt *elt_at(struct tracing_map *map,
 					     uint32_t idx)
 {
 	return (struct tracing_map_elt *)(map->elt_mem +
-					  (size_t)idx * map->elt_stride);
+					  (size_t)idx * map->elt_stride +
+					  map->elt_head);
 }
 
 static size_t align_up(size_t n, size_t a)
@@ -182,23 +183,28 @@ void tracing_map_destroy(struct tracing_map *map)
 	free(map);
 }
 
-static void init_elts(struct tracing_map *map)
+/*
+ * Fault in @size bytes of a fresh array at creation, as the kernel
+ * allocates a map's entries and buckets when the trigger is written,
+ * not on the events that first touch them.
+ */
+static void populate(void *p, size_t size)
 {
-	unsigned int i;
-
-	for (i = 0; i < map->max_elts; i++) {
-		struct tracing_map_elt *elt = elt_at(map, i);
-
-		elt->map = map;
-		elt->idx = i;
-	}
+#ifdef MADV_POPULATE_WRITE
+	if (is_big(size) &&
+	    !madvise(p, align_up(size, HUGE_PAGE), MADV_POPULATE_WRITE))
+		return;
+#endif
+	if (is_big(size))	/* an older kernel: touch each page */
+		for (size_t off = 0; off < size; off += 4096)
+			((volatile uint8_t *)p)[off] = 0;
 }
 
 /* The key of entry @idx, without reading the entry's header. */
 static inline const unsigned char *key_at(struct tracing_map *map,
 					  uint32_t idx)
 {
-	return map->elt_mem + (size_t)idx * map->elt_stride + map->key_off;
+	return (const unsigned char *)elt_at(map, idx) + map->key_off;
 }
 
 static int create(unsigned int map_bits, unsigned int max_bits,
@@ -233,14 +239,19 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 		memcpy(map->str_off, str_off, n_strs * sizeof(*str_off));
 	map->n_slots = n_slots;
 
-	map->key_off = (unsigned int)(sizeof(struct tracing_map_elt) +
-				      n_vars * sizeof(uint64_t));
-	map->strs_off = map->key_off + (unsigned int)align_up(key_size, 8);
-	elt_size = map->strs_off + str_size;
-	map->elt_stride = align_up(elt_size, 8);
-	/* a stride of 64 keeps each small entry in one line */
-	if (map->elt_stride <= CACHELINE)
-		map->elt_stride = CACHELINE;
+	/* see struct tracing_map_elt: what events write first */
+	map->entry_sums = n_vars > 0;
+	map->elt_head = (unsigned int)align_up(n_vars, 8);
+	map->sums_off = (unsigned int)(sizeof(struct tracing_map_elt) +
+				       n_vars * sizeof(uint64_t));
+	map->strs_off = map->sums_off +
+			(map->entry_sums ? n_vals * sizeof(uint64_t) : 0);
+	map->key_off = map->strs_off + str_size;
+	map->comm_off = map->key_off + (unsigned int)align_up(key_size, 8);
+	elt_size = map->elt_head + map->comm_off + TRACING_MAP_COMM_LEN;
+	/* entries start on a line: a small entry is one line, and a large
+	 * one has what events write in its first */
+	map->elt_stride = align_up(elt_size, CACHELINE);
 
 	map->map = zalloc_aligned((size_t)map->map_size * sizeof(*map->map));
 	if (key_size > 8 && key_size <= 16) {
@@ -255,13 +266,13 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 	map->slots = zalloc_aligned(n_slots * sizeof(*map->slots));
 	if (!map->map || !map->elt_mem || !map->slots || !map->present)
 		goto nomem;
+	populate(map->map, (size_t)map->map_size * sizeof(*map->map));
+	populate(map->elt_mem, (size_t)map->max_elts * map->elt_stride);
 	for (i = 0; i < n_slots; i++) {
 		map->slots[i].sums = zalloc_aligned(sums_bytes(map));
 		if (!map->slots[i].sums)
 			goto nomem;
 	}
-	init_elts(map);
-
 	for (i = 0; i < n_vals; i++) {
 		map->fields[i].cmp_fn = NULL;	/* sums: u64, see cmp_sum */
 		map->fields[i].sum_idx = i;
@@ -363,9 +374,9 @@ static void wait_for_publish(unsigned int *tries)
 }
 
 static struct tracing_map_elt *claim_elt(struct tracing_map *map,
+					 struct tracing_map_slot *s,
 					 struct tracing_map_entry *entry,
-					 uint32_t key_hash, const void *key,
-					 const char *comm)
+					 const void *key, const char *comm)
 {
 	struct tracing_map_elt *elt;
 	uint32_t idx;
@@ -379,13 +390,16 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 	}
 	elt = elt_at(map, idx);
 	elt->bucket = (unsigned int)(entry - map->map);
-	memcpy(tracing_map_elt_key(elt), key, map->key_size);
+	if (map->entry_sums && s)
+		elt->owner = (uint32_t)(s - map->slots) + 1;
+	memcpy(tracing_map_elt_key(map, elt), key, map->key_size);
 	entry->key_word = first_word(key, map->key_size);
 	if (map->key_word2)
 		map->key_word2[entry - map->map] = second_word(key,
 							      map->key_size);
 	if (comm)
-		strncpy(elt->comm, comm, TRACING_MAP_COMM_LEN - 1);
+		strncpy(tracing_map_elt_comm(map, elt), comm,
+			TRACING_MAP_COMM_LEN - 1);
 	/* publish: key and comm are visible to whoever sees val */
 	__atomic_store_n(&entry->val, idx + 1, __ATOMIC_RELEASE);
 	return elt;
@@ -477,7 +491,7 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 							__ATOMIC_ACQUIRE)) {
 				struct tracing_map_elt *elt;
 
-				elt = claim_elt(map, entry, key_hash, key, comm);
+				elt = claim_elt(map, s, entry, key, comm);
 				if (!elt)
 					break;
 				if (s) {
@@ -513,9 +527,9 @@ insert_slow(struct tracing_map *map, struct tracing_map_slot *s,
 
 /*
  * Fetches the lines an insert into bucket @idx reads besides the
- * bucket's own: @s's sums there (not while @s sees more drops than
- * hits: a full map and new keys, wasted traffic) and a two-word key's
- * second word.  Always inlined: GCC takes a function of loads and
+ * bucket's own: @s's sums there (not in a map whose entries hold
+ * them, nor while @s sees more drops than hits: a full map and new keys,
+ * wasted traffic) and a two-word key's second word.  Always inlined: GCC takes a function of loads and
  * prefetches alone for a pure one and deletes its calls (see
  * tracing_map_prefetch_word()).
  */
@@ -523,7 +537,7 @@ static inline __attribute__((always_inline)) void
 prefetch_beside(const struct tracing_map *map,
 		const struct tracing_map_slot *s, uint32_t idx)
 {
-	if (s->drops <= s->hits)
+	if (!map->entry_sums && s->drops <= s->hits)
 		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
 	if (map->key_word2)
 		__builtin_prefetch(&map->key_word2[idx]);
@@ -651,11 +665,23 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 
 /* ---- sums, vars, totals ----------------------------------------------- */
 
-uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i)
+/* The sums an entry holds of its owner slot, if any. */
+static inline const uint64_t *entry_sums(const struct tracing_map *map,
+					 const struct tracing_map_elt *elt)
 {
-	struct tracing_map *map = elt->map;
+	if (!map->entry_sums || !elt->owner)
+		return NULL;
+	return (const uint64_t *)((const char *)elt + map->sums_off);
+}
+
+uint64_t tracing_map_read_sum(const struct tracing_map *map,
+			      const struct tracing_map_elt *elt,
+			      unsigned int i)
+{
+	const uint64_t *in_elt = entry_sums(map, elt);
 	size_t off = (size_t)elt->bucket * map->n_vals + i;
-	uint64_t sum = 0;
+	uint64_t sum = in_elt ? __atomic_load_n(&in_elt[i], __ATOMIC_RELAXED)
+			      : 0;
 	unsigned int s;
 
 	for (s = 0; s < map->n_slots; s++)
@@ -700,7 +726,6 @@ void tracing_map_clear(struct tracing_map *map)
 	memset(map->present, 0, (map->max_elts / 4 ? map->max_elts / 4 : 1) *
 	       sizeof(uint64_t));
 	memset(map->elt_mem, 0, (size_t)map->max_elts * map->elt_stride);
-	init_elts(map);
 	map->next_elt = 0;
 }
 
@@ -1202,11 +1227,16 @@ static int snapshot(struct tracing_map *map,
 			continue;
 		elt = elt_at(map, val - 1);
 		se = (struct tracing_map_sort_entry *)(mem + (size_t)n * stride);
-		se->key = tracing_map_elt_key(elt);
+		se->key = tracing_map_elt_key(map, elt);
 		se->elt = elt;
 		se->vars = (uint64_t *)(se + 1);
 		se->var_set = (bool *)(se->vars + map->n_vars);
 		memset(se->sums, 0, sizeof(se->sums));
+		if (entry_sums(map, elt))
+			for (v = 0; v < map->n_vals; v++)
+				se->sums[v] = __atomic_load_n(
+					&entry_sums(map, elt)[v],
+					__ATOMIC_RELAXED);
 		for (v = 0; v < map->n_vars; v++) {
 			se->var_set[v] = tracing_map_var_set(elt, v);
 			se->vars[v] = tracing_map_read_var(elt, v);

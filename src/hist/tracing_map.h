@@ -23,7 +23,11 @@
  * read: counters shared between threads scale negatively.  The key index
  * (hash array) and the entries are shared.  A slot's sums for an entry
  * sit at the index of the entry's bucket (known from the key's hash
- * before the bucket is read), so insertion prefetches them alongside it.
+ * before the bucket is read), so insertion prefetches them alongside it;
+ * in a map with variables, whose entry every event writes anyway, the
+ * slot that made an entry keeps its sums in the entry instead.  Buckets
+ * and entries are faulted in when the map is created, as the kernel
+ * allocates them when the trigger is written.
  *
  * Threads and memory:
  *  - any number of threads may insert/update concurrently, provided no two
@@ -68,24 +72,22 @@ typedef int (*tracing_map_cmp_fn_t)(const void *val_a, const void *val_b);
 struct tracing_map;
 
 /*
- * One entry: this header with the variables, then its key and its
- * strings at the map's key_off and strs_off.  key, comm and the layout
- * are fixed once the entry is published by tracing_map_insert(); vars
- * are read and written with the tracing_map_*_var() helpers (atomic,
- * shared by all slots, as in the kernel: a variable set by one event is
- * read by another, maybe on another thread).  Sums are not here: they
- * live per slot in the map.  The variables are at a fixed place, not
- * behind pointers: reading or setting one touches the entry's first
- * line only, without first loading a pointer from it (a dependent miss
- * per event in a large map).  An entry of a one- or two-word key with a
- * variable or two fits one 64-byte line.
+ * One entry.  A pointer to an entry points at this header.  Before it
+ * sit its variables' set flags, one byte each (n_vars of them, padded
+ * to 8); after it, at offsets the map keeps: the variables, the sums of
+ * the slot that made the entry (maps with variables), the strings, the
+ * key and the comm.  What an event writes (flags, variables, sums,
+ * strings) comes first: an entry of a few variables and a short string
+ * takes one line per event.  Variables are read and written with the
+ * tracing_map_*_var() helpers (atomic, shared by all slots, as in the
+ * kernel: a variable set by one event is read by another, maybe on
+ * another thread); key, comm and owner are fixed once the entry is
+ * published by tracing_map_insert().
  */
 struct tracing_map_elt {
-	struct tracing_map *map;
-	unsigned int idx;		/* index of this entry among the elts */
-	unsigned int bucket;		/* its bucket: where its sums are */
-	char comm[TRACING_MAP_COMM_LEN];	/* saved at insertion */
-	bool var_set[TRACING_MAP_VARS_MAX];
+	uint32_t bucket;		/* its bucket: where slots' sums are */
+	uint32_t owner;			/* 1 + the slot whose sums are in the
+					 * entry; 0: none */
 	uint64_t vars[];		/* the map's n_vars */
 };
 
@@ -131,8 +133,18 @@ struct tracing_map {
 	unsigned int n_strs;
 	unsigned int str_size;		/* bytes of an entry's strings */
 	unsigned short str_off[64];	/* string i at strs_off + str_off[i] */
-	unsigned int key_off;		/* an entry's key, from its start */
-	unsigned int strs_off;		/* an entry's strings, from its start */
+	/* offsets from an entry's header (struct tracing_map_elt) */
+	unsigned int elt_head;		/* bytes before it: variables' flags */
+	unsigned int sums_off;		/* the owner slot's sums, if entry_sums */
+	unsigned int strs_off;		/* its strings */
+	unsigned int key_off;		/* its key */
+	unsigned int comm_off;		/* its comm */
+	/*
+	 * The slot that makes an entry keeps its sums in it, the others by
+	 * bucket: for maps with variables, whose entries every event writes
+	 * anyway (one line per event, not two).
+	 */
+	bool entry_sums;
 	unsigned int n_slots;
 	unsigned int n_fields;
 	unsigned int n_keys;
@@ -266,7 +278,7 @@ static inline uint32_t tracing_map_hash_word(uint64_t w)
 /*
  * Fetches into the cache what tracing_map_insert(@map, @slot, &@key)
  * will read for a one-word key (its home bucket, and @slot's sums beside
- * it), changing nothing; issued some events ahead of the insert (see
+ * it unless the entry holds them), changing nothing; issued some events ahead of the insert (see
  * tf_dispatch_locked_n()), the misses of consecutive events overlap.
  * Prefetches only: a load here would wait for its own miss.
  *
@@ -282,22 +294,27 @@ tracing_map_prefetch_word(struct tracing_map *map, unsigned int slot,
 	uint32_t idx = tracing_map_hash_word(key) >> (32 - (map->map_bits + 1));
 
 	__builtin_prefetch(&map->map[idx]);
-	if (s->drops <= s->hits)
+	if (!map->entry_sums && s->drops <= s->hits)
 		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
 }
 
 /*
  * elt's n_vals sums in slot, for adding to in place (slot's owner only).
- * The sums sit at the index of the entry's bucket, which insertion knew
- * before it read the bucket: it prefetched their line meanwhile.
+ * In the entry if it is @slot's (see entry_sums); otherwise at the index
+ * of the entry's bucket, which insertion knew before it read the bucket:
+ * it prefetched their line meanwhile.
  */
 static inline uint64_t *tracing_map_slot_sums(struct tracing_map *map,
 					      unsigned int slot,
 					      struct tracing_map_elt *elt)
 {
 	struct tracing_map_slot *s = &map->slots[slot];
-	unsigned int bucket = __builtin_expect(s->last_elt == elt, 1) ?
-			      s->last_bucket : elt->bucket;
+	unsigned int bucket;
+
+	if (map->entry_sums && __builtin_expect(elt->owner == slot + 1, 1))
+		return (uint64_t *)((char *)elt + map->sums_off);
+	bucket = __builtin_expect(s->last_elt == elt, 1) ? s->last_bucket
+							  : elt->bucket;
 
 	/* note that this slot holds sums: snapshots skip unused slots */
 	if (__builtin_expect(!__atomic_load_n(&s->used, __ATOMIC_RELAXED), 0))
@@ -318,13 +335,23 @@ static inline void tracing_map_update_sum(struct tracing_map *map,
 			 __ATOMIC_RELAXED);
 }
 
-/* Sum i of elt merged over all slots. */
-uint64_t tracing_map_read_sum(struct tracing_map_elt *elt, unsigned int i);
+/* Sum i of @elt, an entry of @map, merged over all slots. */
+uint64_t tracing_map_read_sum(const struct tracing_map *map,
+			      const struct tracing_map_elt *elt,
+			      unsigned int i);
 
-/* The key of @elt (key_size bytes). */
-static inline void *tracing_map_elt_key(const struct tracing_map_elt *elt)
+/* The key of @elt, an entry of @map (key_size bytes). */
+static inline void *tracing_map_elt_key(const struct tracing_map *map,
+					const struct tracing_map_elt *elt)
 {
-	return (char *)elt + elt->map->key_off;
+	return (char *)elt + map->key_off;
+}
+
+/* The comm saved in @elt when it was made ("" if none was given). */
+static inline char *tracing_map_elt_comm(const struct tracing_map *map,
+					 const struct tracing_map_elt *elt)
+{
+	return (char *)elt + map->comm_off;
 }
 
 /* String @i of @elt (i < n_strs), an entry of @map: taken as an
@@ -337,18 +364,25 @@ static inline char *tracing_map_elt_str(const struct tracing_map *map,
 	return (char *)elt + map->strs_off + map->str_off[i];
 }
 
+/* Whether variable @i of @elt is set: a byte before the header. */
+static inline bool *tracing_map_var_flag(struct tracing_map_elt *elt,
+					 unsigned int i)
+{
+	return (bool *)elt - 1 - i;
+}
+
 /* Variables, shared by all slots (the kernel's tracing_map_*_var). */
 static inline void tracing_map_set_var(struct tracing_map_elt *elt,
 				       unsigned int i, uint64_t n)
 {
 	__atomic_store_n(&elt->vars[i], n, __ATOMIC_RELAXED);
-	__atomic_store_n(&elt->var_set[i], true, __ATOMIC_RELEASE);
+	__atomic_store_n(tracing_map_var_flag(elt, i), true, __ATOMIC_RELEASE);
 }
 
 static inline bool tracing_map_var_set(struct tracing_map_elt *elt,
 				       unsigned int i)
 {
-	return __atomic_load_n(&elt->var_set[i], __ATOMIC_ACQUIRE);
+	return __atomic_load_n(tracing_map_var_flag(elt, i), __ATOMIC_ACQUIRE);
 }
 
 static inline uint64_t tracing_map_read_var(struct tracing_map_elt *elt,
@@ -361,7 +395,8 @@ static inline uint64_t tracing_map_read_var(struct tracing_map_elt *elt,
 static inline uint64_t tracing_map_read_var_once(struct tracing_map_elt *elt,
 						 unsigned int i)
 {
-	__atomic_store_n(&elt->var_set[i], false, __ATOMIC_RELAXED);
+	__atomic_store_n(tracing_map_var_flag(elt, i), false,
+			 __ATOMIC_RELAXED);
 	return __atomic_load_n(&elt->vars[i], __ATOMIC_RELAXED);
 }
 
