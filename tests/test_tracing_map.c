@@ -127,6 +127,21 @@ static void test_sums_vars_comm(void)
 	tracing_map_update_sum(map, 1, again, 1, 23);
 	CHECK_INT(tracing_map_read_sum(map, elt, 0), 2);
 	CHECK_INT(tracing_map_read_sum(map, elt, 1), 123);
+	{
+		/* a map with variables: slot 0 made the entry and keeps its
+		 * sums in it, slot 1 by bucket; snapshots merge both */
+		struct tracing_map_sort_key sk = { 0, false };
+		struct tracing_map_sort_entry **e = NULL;
+
+		CHECK(map->entry_sums && elt->owner == 1);
+		CHECK_INT(tracing_map_sort_entries(map, &sk, 1, &e), 1);
+		CHECK(e && e[0]->elt == elt && e[0]->sums[0] == 2 &&
+		      e[0]->sums[1] == 123);
+		tracing_map_destroy_sort_entries(e, 1);
+	}
+	/* what events write starts the entry's line */
+	CHECK(((uintptr_t)elt - map->elt_head) % 64 == 0);
+	CHECK(map->sums_off + 2 * 8 <= 64);
 
 	/* lookup neither inserts nor counts */
 	CHECK(tracing_map_lookup(map, other) == NULL);
