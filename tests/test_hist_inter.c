@@ -71,6 +71,15 @@ static long wr(struct tf_event_file *f, const char *cmd)
 	return r < 0 ? r : 0;
 }
 
+/* Removes the trigger @cmd from @f, as `echo '!cmd' >> trigger`. */
+static long unwr(struct tf_event_file *f, const char *cmd)
+{
+	char buf[640];
+
+	snprintf(buf, sizeof(buf), "!%s", cmd);
+	return wr(f, buf);
+}
+
 static char *hist(struct tf_event_file *f)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -165,14 +174,9 @@ static void pipeline_up(void)
  * (with the hist it added on sched_waking), the variable's, the event. */
 static void pipeline_down(void)
 {
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "!%s", on_synth);
-	CHECK_INT(wr(synth_file("wakeup_latency"), cmd), 0);
-	snprintf(cmd, sizeof(cmd), "!%s", SWITCH);
-	CHECK_INT(wr(file_of(sw), cmd), 0);
-	snprintf(cmd, sizeof(cmd), "!%s", WAKING);
-	CHECK_INT(wr(file_of(waking), cmd), 0);
+	CHECK_INT(unwr(synth_file("wakeup_latency"), on_synth), 0);
+	CHECK_INT(unwr(file_of(sw), SWITCH), 0);
+	CHECK_INT(unwr(file_of(waking), WAKING), 0);
 	CHECK_INT(wr(NULL, "!wakeup_latency"), 0);
 }
 
@@ -271,7 +275,7 @@ static void batched_run(const struct tf_record *recs, unsigned n,
 		"disable_hist:synthetic:wakeup_latency if pid == 7",
 		"enable_hist:synthetic:wakeup_latency if next_pid == 9",
 	};
-	char waking_cmd[256], switch_cmd[512], cmd[600];
+	char waking_cmd[256], switch_cmd[512];
 	struct tf_event_file *syn;
 
 	/* room for every pid in the waking and switch hists */
@@ -300,15 +304,11 @@ static void batched_run(const struct tf_record *recs, unsigned n,
 	out[0] = hist(syn);
 	out[1] = hist(file_of(sw));
 	for (unsigned i = 0; i < 2; i++) {
-		snprintf(cmd, sizeof(cmd), "!%s", on_synth[i]);
-		CHECK_INT(wr(syn, cmd), 0);
-		snprintf(cmd, sizeof(cmd), "!%s", toggles[i]);
-		CHECK_INT(wr(file_of(i ? sw : waking), cmd), 0);
+		CHECK_INT(unwr(syn, on_synth[i]), 0);
+		CHECK_INT(unwr(file_of(i ? sw : waking), toggles[i]), 0);
 	}
-	snprintf(cmd, sizeof(cmd), "!%s", switch_cmd);
-	CHECK_INT(wr(file_of(sw), cmd), 0);
-	snprintf(cmd, sizeof(cmd), "!%s", waking_cmd);
-	CHECK_INT(wr(file_of(waking), cmd), 0);
+	CHECK_INT(unwr(file_of(sw), switch_cmd), 0);
+	CHECK_INT(unwr(file_of(waking), waking_cmd), 0);
 	CHECK_INT(wr(NULL, "!wakeup_latency"), 0);
 }
 

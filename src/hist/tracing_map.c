@@ -190,14 +190,14 @@ void tracing_map_destroy(struct tracing_map *map)
  */
 static void populate(void *p, size_t size)
 {
+	if (!is_big(size))	/* zeroed by memset already */
+		return;
 #ifdef MADV_POPULATE_WRITE
-	if (is_big(size) &&
-	    !madvise(p, align_up(size, HUGE_PAGE), MADV_POPULATE_WRITE))
+	if (!madvise(p, align_up(size, HUGE_PAGE), MADV_POPULATE_WRITE))
 		return;
 #endif
-	if (is_big(size))	/* an older kernel: touch each page */
-		for (size_t off = 0; off < size; off += 4096)
-			((volatile uint8_t *)p)[off] = 0;
+	for (size_t off = 0; off < size; off += 4096)	/* an older kernel */
+		((volatile uint8_t *)p)[off] = 0;
 }
 
 /* The key of entry @idx, without reading the entry's header. */
@@ -525,24 +525,6 @@ insert_slow(struct tracing_map *map, struct tracing_map_slot *s,
 	return elt;
 }
 
-/*
- * Fetches the lines an insert into bucket @idx reads besides the
- * bucket's own: @s's sums there (not in a map whose entries hold
- * them, nor while @s sees more drops than hits: a full map and new keys,
- * wasted traffic) and a two-word key's second word.  Always inlined: GCC takes a function of loads and
- * prefetches alone for a pure one and deletes its calls (see
- * tracing_map_prefetch_word()).
- */
-static inline __attribute__((always_inline)) void
-prefetch_beside(const struct tracing_map *map,
-		const struct tracing_map_slot *s, uint32_t idx)
-{
-	if (!map->entry_sums && s->drops <= s->hits)
-		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
-	if (map->key_word2)
-		__builtin_prefetch(&map->key_word2[idx]);
-}
-
 /* tracing_map_insert() of a key whose hash is known */
 static inline __attribute__((always_inline)) struct tracing_map_elt *
 insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
@@ -554,11 +536,12 @@ insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
 	uint32_t val;
 
 	/*
-	 * The sums of the key's entry sit at its bucket's index: fetch their
-	 * line while the bucket's is fetched (the entry is in its home bucket
-	 * or the next, mostly the same sums line).
+	 * The sums of the key's entry sit at its bucket's index (unless the
+	 * entry holds them): fetch their line while the bucket's is fetched
+	 * (the entry is in its home bucket or the next, mostly the same
+	 * sums line).
 	 */
-	prefetch_beside(map, s, idx);
+	tracing_map_prefetch_beside(map, s, idx);
 	/*
 	 * The common case: a one- or two-word key that is there.  Probe as
 	 * tm_insert() does; anything else (an empty bucket: a new key or a
@@ -616,7 +599,7 @@ uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
 
 	__builtin_prefetch(&map->map[idx]);
-	prefetch_beside(map, s, idx);
+	tracing_map_prefetch_beside(map, s, idx);
 	return key_hash;
 }
 
@@ -1218,6 +1201,7 @@ static int snapshot(struct tracing_map *map,
 		struct tracing_map_entry *entry = &map->map[i];
 		struct tracing_map_sort_entry *se;
 		struct tracing_map_elt *elt;
+		const uint64_t *in_elt;
 		uint32_t val;
 
 		if (!__atomic_load_n(&entry->key, __ATOMIC_RELAXED))
@@ -1232,11 +1216,10 @@ static int snapshot(struct tracing_map *map,
 		se->vars = (uint64_t *)(se + 1);
 		se->var_set = (bool *)(se->vars + map->n_vars);
 		memset(se->sums, 0, sizeof(se->sums));
-		if (entry_sums(map, elt))
-			for (v = 0; v < map->n_vals; v++)
-				se->sums[v] = __atomic_load_n(
-					&entry_sums(map, elt)[v],
-					__ATOMIC_RELAXED);
+		in_elt = entry_sums(map, elt);
+		for (v = 0; in_elt && v < map->n_vals; v++)
+			se->sums[v] = __atomic_load_n(&in_elt[v],
+						      __ATOMIC_RELAXED);
 		for (v = 0; v < map->n_vars; v++) {
 			se->var_set[v] = tracing_map_var_set(elt, v);
 			se->vars[v] = tracing_map_read_var(elt, v);

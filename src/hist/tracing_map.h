@@ -276,26 +276,41 @@ static inline uint32_t tracing_map_hash_word(uint64_t w)
 }
 
 /*
+ * Fetches the lines an insert into bucket @idx reads besides the
+ * bucket's own: @s's sums there (not in a map whose entries hold them,
+ * nor while @s sees more drops than hits: a full map and new keys,
+ * wasted traffic) and a two-word key's second word.
+ *
+ * Always inlined, as every prefetching helper here: GCC takes a
+ * function of loads and prefetches alone for a pure one (prefetches
+ * have no side effect to it) and deletes its calls before it would
+ * inline them, prefetches and all.
+ */
+static inline __attribute__((always_inline)) void
+tracing_map_prefetch_beside(const struct tracing_map *map,
+			    const struct tracing_map_slot *s, uint32_t idx)
+{
+	if (!map->entry_sums && s->drops <= s->hits)
+		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
+	if (map->key_word2)
+		__builtin_prefetch(&map->key_word2[idx]);
+}
+
+/*
  * Fetches into the cache what tracing_map_insert(@map, @slot, &@key)
- * will read for a one-word key (its home bucket, and @slot's sums beside
- * it unless the entry holds them), changing nothing; issued some events ahead of the insert (see
+ * will read for a one-word key (its home bucket and what lies beside
+ * it), changing nothing; issued some events ahead of the insert (see
  * tf_dispatch_locked_n()), the misses of consecutive events overlap.
  * Prefetches only: a load here would wait for its own miss.
- *
- * Always inlined: GCC takes a function of loads and prefetches alone for
- * a pure one (prefetches have no side effect to it) and deletes its calls
- * before it would inline them, prefetches and all.
  */
 static inline __attribute__((always_inline)) void
 tracing_map_prefetch_word(struct tracing_map *map, unsigned int slot,
 			  uint64_t key)
 {
-	const struct tracing_map_slot *s = &map->slots[slot];
 	uint32_t idx = tracing_map_hash_word(key) >> (32 - (map->map_bits + 1));
 
 	__builtin_prefetch(&map->map[idx]);
-	if (!map->entry_sums && s->drops <= s->hits)
-		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
+	tracing_map_prefetch_beside(map, &map->slots[slot], idx);
 }
 
 /*
