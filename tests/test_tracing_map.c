@@ -257,8 +257,9 @@ static int my_cmp_item(const void *a, const void *b, void *priv)
 
 /*
  * Two-word (and 12-byte) keys that share their first word: the probe
- * tells them apart by the second word kept beside the bucket, a hit
- * finds the entry it made, and lookup agrees with insert.
+ * tells them apart by the second word kept in the bucket (on the
+ * bucket's line), a hit finds the entry it made, and lookup agrees
+ * with insert.
  */
 static void test_two_word_keys(void)
 {
@@ -291,6 +292,16 @@ static void test_two_word_keys(void)
 			key[1] = i + 1;
 			CHECK(tracing_map_lookup(map, key) == elts[i]);
 			CHECK_INT((int)tracing_map_read_sum(map, elts[i], 0), 3);
+			{
+				struct tracing_map_entry *b =
+					tracing_map_bucket(map, elts[i]->bucket);
+				uint64_t *w2 = tracing_map_bucket_word2(b);
+
+				CHECK(*w2 == key[1]);
+				CHECK((uintptr_t)b / 64 ==
+				      (uintptr_t)(w2 + 1) / 64 ||
+				      (uintptr_t)(w2 + 1) % 64 == 0);
+			}
 		}
 		key[1] = 9;	/* first word there, second not */
 		CHECK(tracing_map_lookup(map, key) == NULL);

@@ -411,8 +411,8 @@ static void hist_update_simple(struct hist_data *hd,
  * lookahead does not fetch its bucket (a key of several words, or a
  * generated record the lookahead never sees; a one-word key of a
  * source's record is left to the lookahead), the update is put off
- * (tf_trigger_defer()) while its bucket, sums and second key word are
- * fetched: the miss overlaps the following records' work instead of
+ * (tf_trigger_defer()) while its bucket (with a second key word) and
+ * sums are fetched: the miss overlaps the following records' work instead of
  * stalling this one.  Whether the trigger fires (pause, filter, count)
  * was decided when it fired; the updates of a thread's slot are
  * applied in their order; readers and file operations wait for the

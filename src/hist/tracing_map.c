@@ -73,6 +73,12 @@ static inline uint64_t second_word(const void *key, unsigned int size)
 	return w;
 }
 
+/* Whether @map's buckets hold a second key word. */
+static inline bool has_word2(const struct tracing_map *map)
+{
+	return map->bucket_shift == 5;
+}
+
 static inline uint64_t first_word(const void *key, unsigned int size)
 {
 	uint64_t w = 0;
@@ -151,6 +157,11 @@ static void zfree_aligned(void *p, size_t size)
 		free(p);
 }
 
+static size_t buckets_bytes(const struct tracing_map *map)
+{
+	return (size_t)map->map_size << map->bucket_shift;
+}
+
 static size_t sums_bytes(const struct tracing_map *map)
 {
 	return (size_t)map->map_size * map->n_vals * sizeof(uint64_t);
@@ -176,9 +187,7 @@ void tracing_map_destroy(struct tracing_map *map)
 			zfree_aligned(map->slots[i].sums, sums_bytes(map));
 	zfree_aligned(map->slots, map->n_slots * sizeof(*map->slots));
 	zfree_aligned(map->elt_mem, (size_t)map->max_elts * map->elt_stride);
-	zfree_aligned(map->map, (size_t)map->map_size * sizeof(*map->map));
-	zfree_aligned(map->key_word2,
-		      (size_t)map->map_size * sizeof(*map->key_word2));
+	zfree_aligned(map->map, buckets_bytes(map));
 	free(map->present);
 	free(map);
 }
@@ -253,20 +262,16 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 	 * one has what events write in its first */
 	map->elt_stride = align_up(elt_size, CACHELINE);
 
-	map->map = zalloc_aligned((size_t)map->map_size * sizeof(*map->map));
-	if (key_size > 8 && key_size <= 16) {
-		map->key_word2 = zalloc_aligned((size_t)map->map_size *
-						sizeof(*map->key_word2));
-		if (!map->key_word2)
-			goto nomem;
-	}
+	/* a two-word key's second word in its bucket (has_word2()) */
+	map->bucket_shift = key_size > 8 && key_size <= 16 ? 5 : 4;
+	map->map = zalloc_aligned(buckets_bytes(map));
 	map->present = calloc(map->max_elts / 4 ? map->max_elts / 4 : 1,
 			      sizeof(uint64_t));
 	map->elt_mem = zalloc_aligned((size_t)map->max_elts * map->elt_stride);
 	map->slots = zalloc_aligned(n_slots * sizeof(*map->slots));
 	if (!map->map || !map->elt_mem || !map->slots || !map->present)
 		goto nomem;
-	populate(map->map, (size_t)map->map_size * sizeof(*map->map));
+	populate(map->map, buckets_bytes(map));
 	populate(map->elt_mem, (size_t)map->max_elts * map->elt_stride);
 	for (i = 0; i < n_slots; i++) {
 		map->slots[i].sums = zalloc_aligned(sums_bytes(map));
@@ -375,9 +380,10 @@ static void wait_for_publish(unsigned int *tries)
 
 static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 					 struct tracing_map_slot *s,
-					 struct tracing_map_entry *entry,
-					 const void *key, const char *comm)
+					 uint32_t bucket, const void *key,
+					 const char *comm)
 {
+	struct tracing_map_entry *entry = tracing_map_bucket(map, bucket);
 	struct tracing_map_elt *elt;
 	uint32_t idx;
 
@@ -389,14 +395,14 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 		return NULL;
 	}
 	elt = elt_at(map, idx);
-	elt->bucket = (unsigned int)(entry - map->map);
+	elt->bucket = bucket;
 	if (map->entry_sums && s)
 		elt->owner = (uint32_t)(s - map->slots) + 1;
 	memcpy(tracing_map_elt_key(map, elt), key, map->key_size);
 	entry->key_word = first_word(key, map->key_size);
-	if (map->key_word2)
-		map->key_word2[entry - map->map] = second_word(key,
-							      map->key_size);
+	if (has_word2(map))
+		*tracing_map_bucket_word2(entry) = second_word(key,
+							       map->key_size);
 	if (comm)
 		strncpy(tracing_map_elt_comm(map, elt), comm,
 			TRACING_MAP_COMM_LEN - 1);
@@ -452,7 +458,7 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 		uint32_t test_key, val;
 
 		idx &= map->map_size - 1;
-		entry = &map->map[idx];
+		entry = tracing_map_bucket(map, idx);
 		test_key = __atomic_load_n(&entry->key, __ATOMIC_ACQUIRE);
 
 		if (test_key == key_hash) {
@@ -491,7 +497,7 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 							__ATOMIC_ACQUIRE)) {
 				struct tracing_map_elt *elt;
 
-				elt = claim_elt(map, s, entry, key, comm);
+				elt = claim_elt(map, s, idx, key, comm);
 				if (!elt)
 					break;
 				if (s) {
@@ -532,7 +538,7 @@ insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
 {
 	struct tracing_map_slot *s = &map->slots[slot];
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
-	struct tracing_map_entry *entry = &map->map[idx];
+	struct tracing_map_entry *entry = tracing_map_bucket(map, idx);
 	uint32_t val;
 
 	/*
@@ -563,7 +569,7 @@ insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
 				/* published: both words are visible */
 				if (entry->key_word == key_word &&
 				    (map->key_size <= 8 ||
-				     map->key_word2[idx] ==
+				     *tracing_map_bucket_word2(entry) ==
 				     second_word(key, map->key_size))) {
 					struct tracing_map_elt *elt =
 						elt_at(map, val - 1);
@@ -577,7 +583,7 @@ insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
 				break;
 			}
 			idx = (idx + 1) & (map->map_size - 1);
-			entry = &map->map[idx];
+			entry = tracing_map_bucket(map, idx);
 		}
 	}
 	return insert_slow(map, s, key, key_hash, comm);
@@ -598,7 +604,7 @@ uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
 	uint32_t key_hash = tm_hash(key, map->key_size);
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
 
-	__builtin_prefetch(&map->map[idx]);
+	__builtin_prefetch(tracing_map_bucket(map, idx));
 	tracing_map_prefetch_beside(map, s, idx);
 	return key_hash;
 }
@@ -624,7 +630,7 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 		uint32_t idx = h >> (32 - (map->map_bits + 1));
 
 		for (;;) {
-			struct tracing_map_entry *e = &map->map[idx];
+			struct tracing_map_entry *e = tracing_map_bucket(map, idx);
 			uint32_t tk = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
 
 			if (tk == h) {
@@ -697,7 +703,7 @@ void tracing_map_clear(struct tracing_map *map)
 {
 	unsigned int s;
 
-	memset(map->map, 0, (size_t)map->map_size * sizeof(*map->map));
+	memset(map->map, 0, buckets_bytes(map));
 	for (s = 0; s < map->n_slots; s++) {
 		map->slots[s].hits = map->slots[s].drops = 0;
 		/* a slot never written is all zeros still */
@@ -1198,7 +1204,7 @@ static int snapshot(struct tracing_map *map,
 	mem = (unsigned char *)(entries + map->max_elts);
 
 	for (i = 0; i < map->map_size && n < map->max_elts; i++) {
-		struct tracing_map_entry *entry = &map->map[i];
+		struct tracing_map_entry *entry = tracing_map_bucket(map, i);
 		struct tracing_map_sort_entry *se;
 		struct tracing_map_elt *elt;
 		const uint64_t *in_elt;

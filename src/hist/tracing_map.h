@@ -94,7 +94,9 @@ struct tracing_map_elt {
 /*
  * One bucket of the hash array: the key's 32-bit hash (0: free), the elt
  * index + 1 (0: claimed, not yet published), and the key's first 8 bytes,
- * so that an 8-byte key is matched without touching its elt.
+ * so that an 8-byte key is matched without touching its elt.  A key of
+ * 9-16 bytes has buckets twice that size, its second word following
+ * (tracing_map_bucket_word2()): one line holds all the probe compares.
  */
 struct tracing_map_entry {
 	uint32_t key;
@@ -150,10 +152,8 @@ struct tracing_map {
 	unsigned int n_keys;
 	size_t elt_stride;
 	struct tracing_map_entry *map;	/* map_size buckets */
-	/* a two-word key's second word, by bucket (NULL for other keys):
-	 * the probe compares it without reading the entry, and fetches its
-	 * line with the bucket's instead of after it */
-	uint64_t *key_word2;
+	unsigned int bucket_shift;	/* log2 of a bucket's bytes: 16, or 32
+					 * for a key of 9-16 bytes */
 	/* 16 bits per entry, one set per claimed key hash: once the map is
 	 * full, a key whose bit is clear is new, hence dropped, without a
 	 * probe of the bucket array (a cache miss at large sizes) */
@@ -249,9 +249,9 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
  * For an insert put off a few events (see hist_trigger.c, "Deferred
  * updates"): fetches into the cache what tracing_map_insert(@map,
  * @slot, @key) will read (the key's home bucket, @slot's sums beside
- * it, a two-word key's second word), changing nothing, and returns the
- * key's hash for tracing_map_insert_hashed(), which then inserts @key
- * as tracing_map_insert() does (no comm saved).
+ * it), changing nothing, and returns the key's hash for
+ * tracing_map_insert_hashed(), which then inserts @key as
+ * tracing_map_insert() does (no comm saved).
  */
 uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
 				  const void *key);
@@ -275,11 +275,25 @@ static inline uint32_t tracing_map_hash_word(uint64_t w)
 	return (uint32_t)h ? (uint32_t)h : 1;	/* 0 marks a free bucket */
 }
 
+/* Bucket @idx of @map. */
+static inline struct tracing_map_entry *
+tracing_map_bucket(const struct tracing_map *map, uint32_t idx)
+{
+	return (struct tracing_map_entry *)((char *)map->map +
+					    ((size_t)idx << map->bucket_shift));
+}
+
+/* The second key word a two-word key's bucket holds after its entry. */
+static inline uint64_t *tracing_map_bucket_word2(struct tracing_map_entry *b)
+{
+	return (uint64_t *)(b + 1);
+}
+
 /*
- * Fetches the lines an insert into bucket @idx reads besides the
+ * Fetches the line an insert into bucket @idx reads besides the
  * bucket's own: @s's sums there (not in a map whose entries hold them,
  * nor while @s sees more drops than hits: a full map and new keys,
- * wasted traffic) and a two-word key's second word.
+ * wasted traffic).
  *
  * Always inlined, as every prefetching helper here: GCC takes a
  * function of loads and prefetches alone for a pure one (prefetches
@@ -292,8 +306,6 @@ tracing_map_prefetch_beside(const struct tracing_map *map,
 {
 	if (!map->entry_sums && s->drops <= s->hits)
 		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
-	if (map->key_word2)
-		__builtin_prefetch(&map->key_word2[idx]);
 }
 
 /*
@@ -309,7 +321,7 @@ tracing_map_prefetch_word(struct tracing_map *map, unsigned int slot,
 {
 	uint32_t idx = tracing_map_hash_word(key) >> (32 - (map->map_bits + 1));
 
-	__builtin_prefetch(&map->map[idx]);
+	__builtin_prefetch(tracing_map_bucket(map, idx));
 	tracing_map_prefetch_beside(map, &map->slots[slot], idx);
 }
 
