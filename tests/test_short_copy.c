@@ -3,9 +3,11 @@
  * test_short_copy.c - src/util/short_copy.h: every length up to 80
  * bytes at every source and destination offset within a word copies
  * exactly those bytes and writes nothing around them; the string copy
- * stops at the NUL or the limit, whichever comes first.
+ * stops at the NUL or the limit, whichever comes first, and from an
+ * aligned source zeros the rest of the NUL's word.
  */
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "check.h"
@@ -40,26 +42,39 @@ static void test_copy(void)
 			}
 }
 
+/*
+ * From every source offset within a word: the bytes before the NUL or
+ * the limit; from an aligned source whose NUL comes within the limit's
+ * whole words, zeros to the end of the NUL's word (the word copy);
+ * nothing else written.
+ */
 static void test_strcopy(void)
 {
 	char dst[64];
 
-	for (unsigned len = 0; len < 40; len++)
-		for (unsigned max = 0; max < 40; max++) {
-			char src[48];
-			size_t n, want = len < max ? len : max;
-			bool ok = true;
+	for (unsigned so = 0; so < 8; so++)
+		for (unsigned len = 0; len < 40; len++)
+			for (unsigned max = 0; max < 40; max++) {
+				uint64_t words[7];
+				char *src = (char *)words + so;
+				size_t n, want = len < max ? len : max;
+				size_t word = want & ~(size_t)7, zeros = want;
+				bool ok = true;
 
-			memset(src, 'x', sizeof(src));
-			src[len] = '\0';
-			memset(dst, GUARD, sizeof(dst));
-			n = tf_short_strcopy(dst, src, max);
-			CHECK(n == want);
-			for (unsigned i = 0; i < sizeof(dst); i++)
-				if (dst[i] != (char)(i < want ? 'x' : GUARD))
-					ok = false;
-			CHECK(ok);
-		}
+				memset(words, 'x', sizeof(words));
+				src[len] = '\0';
+				if (so == 0 && len < max && word + 8 <= max)
+					zeros = word + 8;
+				memset(dst, GUARD, sizeof(dst));
+				n = tf_short_strcopy(dst, src, max);
+				CHECK(n == want);
+				for (unsigned i = 0; i < sizeof(dst); i++)
+					if (dst[i] != (char)(i < want ? 'x' :
+							     i < zeros ? 0 :
+							     GUARD))
+						ok = false;
+				CHECK(ok);
+			}
 }
 
 int main(void)
