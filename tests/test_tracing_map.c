@@ -174,6 +174,71 @@ static void test_sums_vars_comm(void)
 	tracing_map_destroy(map);
 }
 
+/*
+ * A two-word key and one sum, no variables (the synthetic histogram's
+ * keys=pid,lat): the slot that made an entry keeps its sum in the
+ * bucket, beside the key's second word; another slot's, by bucket;
+ * every read and snapshot merges both, and a clear empties both.
+ */
+static void test_bucket_sums(void)
+{
+	struct tracing_map *map = new_map(7, 16, 1, 0, 2);
+	struct tracing_map_elt *elt[4];
+	struct tracing_map_sort_key sk = { 1, false };
+	struct tracing_map_sort_entry **e = NULL;
+
+	CHECK(map->bucket_sums && !map->entry_sums);
+	CHECK(tracing_map_add_key_field(map, 0, tracing_map_cmp_num(8, 0)) == 1);
+	for (uint64_t i = 0; i < 4; i++) {
+		uint64_t key[2] = { 7, i };
+
+		/* entries 0, 1 made by slot 0; 2, 3 by slot 1 */
+		elt[i] = tracing_map_insert(map, i < 2 ? 0 : 1, key, NULL);
+		CHECK(elt[i] != NULL);
+		if (!elt[i])
+			return;
+		tracing_map_update_sum(map, i < 2 ? 0 : 1, elt[i], 0, 10);
+		for (unsigned int r = 0; r < 3; r++) {
+			/* the other slot: by bucket */
+			unsigned int other = i < 2 ? 1 : 0;
+
+			CHECK(tracing_map_insert(map, other, key, NULL) ==
+			      elt[i]);
+			tracing_map_update_sum(map, other, elt[i], 0, 1);
+		}
+		/* the owner again, through its last insert */
+		CHECK(tracing_map_insert(map, i < 2 ? 0 : 1, key, NULL) ==
+		      elt[i]);
+		tracing_map_update_sum(map, i < 2 ? 0 : 1, elt[i], 0, 100);
+	}
+	/* an update of an entry not last inserted still finds the bucket */
+	tracing_map_update_sum(map, 0, elt[0], 0, 1000);
+	for (unsigned int i = 0; i < 4; i++) {
+		struct tracing_map_entry *b =
+			tracing_map_bucket(map, elt[i]->bucket);
+
+		CHECK_INT(elt[i]->owner, i < 2 ? 1 : 2);
+		CHECK_INT(*tracing_map_bucket_sum(b), i ? 110 : 1110);
+		CHECK_INT(tracing_map_read_sum(map, elt[i], 0), i ? 113 : 1113);
+		CHECK_INT(b->val >> TRACING_MAP_VAL_OWNER_SHIFT,
+			  i < 2 ? 1 : 2);
+	}
+	CHECK_INT(tracing_map_sort_entries(map, &sk, 1, &e), 4);
+	for (unsigned int i = 0; e && i < 4; i++)
+		CHECK_INT(e[i]->sums[0],
+			  *(uint64_t *)((char *)e[i]->key + 8) ? 113 : 1113);
+	tracing_map_destroy_sort_entries(e, 4);
+	tracing_map_clear(map);
+	{
+		uint64_t key[2] = { 7, 0 };
+		struct tracing_map_elt *x = tracing_map_insert(map, 1, key,
+							       NULL);
+
+		CHECK(x != NULL && tracing_map_read_sum(map, x, 0) == 0);
+	}
+	tracing_map_destroy(map);
+}
+
 /* ---- sort ---------------------------------------------------------------- */
 
 /*
@@ -760,6 +825,7 @@ int main(void)
 	test_dropped();
 	test_sums_vars_comm();
 	test_two_word_keys();
+	test_bucket_sums();
 	test_heapsort_is_kernels();
 	test_sort();
 	test_tie_order();

@@ -79,6 +79,12 @@ static inline bool has_word2(const struct tracing_map *map)
 	return map->bucket_shift == 5;
 }
 
+/* The entry a published bucket's val names. */
+static inline uint32_t val_idx(uint32_t val)
+{
+	return (val & TRACING_MAP_VAL_IDX_MASK) - 1;
+}
+
 static inline uint64_t first_word(const void *key, unsigned int size)
 {
 	uint64_t w = 0;
@@ -250,6 +256,8 @@ static int create(unsigned int map_bits, unsigned int max_bits,
 
 	/* see struct tracing_map_elt: what events write first */
 	map->entry_sums = n_vars > 0;
+	map->bucket_sums = !n_vars && n_vals == 1 && key_size > 8 &&
+			   key_size <= 16;
 	map->elt_head = (unsigned int)align_up(n_vars, 8);
 	map->sums_off = (unsigned int)(sizeof(struct tracing_map_elt) +
 				       n_vars * sizeof(uint64_t));
@@ -378,6 +386,23 @@ static void wait_for_publish(unsigned int *tries)
 		cpu_relax();
 }
 
+/*
+ * The slot's last insert: @elt in bucket @idx (@entry), published as
+ * @val; where the slot's sums for it are if the bucket holds them.
+ */
+static inline void note_last(struct tracing_map *map,
+			     struct tracing_map_slot *s,
+			     struct tracing_map_elt *elt, uint32_t idx,
+			     struct tracing_map_entry *entry, uint32_t val)
+{
+	s->last_elt = elt;
+	s->last_bucket = idx;
+	s->last_sums = map->bucket_sums &&
+		       val >> TRACING_MAP_VAL_OWNER_SHIFT ==
+		       (uint32_t)(s - map->slots) + 1 ?
+		       tracing_map_bucket_sum(entry) : NULL;
+}
+
 static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 					 struct tracing_map_slot *s,
 					 uint32_t bucket, const void *key,
@@ -396,7 +421,7 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 	}
 	elt = elt_at(map, idx);
 	elt->bucket = bucket;
-	if (map->entry_sums && s)
+	if ((map->entry_sums || map->bucket_sums) && s)
 		elt->owner = (uint32_t)(s - map->slots) + 1;
 	memcpy(tracing_map_elt_key(map, elt), key, map->key_size);
 	entry->key_word = first_word(key, map->key_size);
@@ -407,7 +432,9 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 		strncpy(tracing_map_elt_comm(map, elt), comm,
 			TRACING_MAP_COMM_LEN - 1);
 	/* publish: key and comm are visible to whoever sees val */
-	__atomic_store_n(&entry->val, idx + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&entry->val, (idx + 1) |
+			 (map->bucket_sums ? elt->owner <<
+			  TRACING_MAP_VAL_OWNER_SHIFT : 0), __ATOMIC_RELEASE);
 	return elt;
 }
 
@@ -470,13 +497,13 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 			/* published: key_word is visible (acquire on val) */
 			if (entry->key_word == key_word &&
 			    (map->key_size <= 8 ||
-			     !memcmp(key, key_at(map, val - 1),
+			     !memcmp(key, key_at(map, val_idx(val)),
 				     map->key_size))) {
-				if (s) {
-					s->last_elt = elt_at(map, val - 1);
-					s->last_bucket = idx;
-				}
-				return elt_at(map, val - 1);
+				if (s)
+					note_last(map, s, elt_at(map,
+						  val_idx(val)), idx, entry,
+						  val);
+				return elt_at(map, val_idx(val));
 			}
 		} else if (!test_key) {
 			uint32_t expected = 0;
@@ -500,10 +527,10 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 				elt = claim_elt(map, s, idx, key, comm);
 				if (!elt)
 					break;
-				if (s) {
-					s->last_elt = elt;
-					s->last_bucket = idx;
-				}
+				if (s)
+					note_last(map, s, elt, idx, entry,
+						  elt->owner <<
+						  TRACING_MAP_VAL_OWNER_SHIFT);
 				return elt;
 			}
 			continue;	/* lost the race: look at the winner */
@@ -572,10 +599,10 @@ insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
 				     *tracing_map_bucket_word2(entry) ==
 				     second_word(key, map->key_size))) {
 					struct tracing_map_elt *elt =
-						elt_at(map, val - 1);
+						elt_at(map, val_idx(val));
 
-					s->last_elt = elt;
-					s->last_bucket = idx;
+					note_last(map, s, elt, idx, entry,
+						  val);
 					slot_inc(&s->hits);
 					return elt;
 				}
@@ -640,7 +667,7 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 				if (!val)
 					break;	/* being published */
 				if (e->key_word == w)
-					return elt_at(map, val - 1);
+					return elt_at(map, val_idx(val));
 			} else if (!tk) {
 				return NULL;
 			}
@@ -654,11 +681,17 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 
 /* ---- sums, vars, totals ----------------------------------------------- */
 
-/* The sums an entry holds of its owner slot, if any. */
+/* The sums of an entry's owner slot, in the entry or its bucket; NULL
+ * if it has none. */
 static inline const uint64_t *entry_sums(const struct tracing_map *map,
 					 const struct tracing_map_elt *elt)
 {
-	if (!map->entry_sums || !elt->owner)
+	if (!elt->owner)
+		return NULL;
+	if (map->bucket_sums)
+		return tracing_map_bucket_sum(tracing_map_bucket(map,
+								 elt->bucket));
+	if (!map->entry_sums)
 		return NULL;
 	return (const uint64_t *)((const char *)elt + map->sums_off);
 }
@@ -711,6 +744,7 @@ void tracing_map_clear(struct tracing_map *map)
 			memset(map->slots[s].sums, 0, sums_bytes(map));
 		map->slots[s].used = false;
 		map->slots[s].last_elt = NULL;
+		map->slots[s].last_sums = NULL;
 	}
 	memset(map->present, 0, (map->max_elts / 4 ? map->max_elts / 4 : 1) *
 	       sizeof(uint64_t));
@@ -1215,7 +1249,7 @@ static int snapshot(struct tracing_map *map,
 		val = __atomic_load_n(&entry->val, __ATOMIC_ACQUIRE);
 		if (!val)
 			continue;
-		elt = elt_at(map, val - 1);
+		elt = elt_at(map, val_idx(val));
 		se = (struct tracing_map_sort_entry *)(mem + (size_t)n * stride);
 		se->key = tracing_map_elt_key(map, elt);
 		se->elt = elt;

@@ -96,7 +96,10 @@ struct tracing_map_elt {
  * index + 1 (0: claimed, not yet published), and the key's first 8 bytes,
  * so that an 8-byte key is matched without touching its elt.  A key of
  * 9-16 bytes has buckets twice that size, its second word following
- * (tracing_map_bucket_word2()): one line holds all the probe compares.
+ * (tracing_map_bucket_word2()): one line holds all the probe compares;
+ * in a map of one sum, the word after it holds the sum of the slot that
+ * made the entry (bucket_sums), whose number + 1 is then in val's top
+ * bits (TRACING_MAP_VAL_OWNER_SHIFT).
  */
 struct tracing_map_entry {
 	uint32_t key;
@@ -104,15 +107,22 @@ struct tracing_map_entry {
 	uint64_t key_word;
 };
 
+/* val: the elt index + 1 below this bit, above it the owner slot + 1
+ * (bucket_sums maps; TRACING_MAP_BITS_HARD_MAX entries, SLOTS_MAX) */
+#define TRACING_MAP_VAL_OWNER_SHIFT	23
+#define TRACING_MAP_VAL_IDX_MASK	((1u << TRACING_MAP_VAL_OWNER_SHIFT) - 1)
+
 /* An ingest thread's private counters; aligned so slots never share lines. */
 struct tracing_map_slot {
 	uint64_t hits;
 	uint64_t drops;
 	uint64_t *sums;			/* map_size * n_vals, by bucket */
 	bool used;			/* sums written: readers skip it if not */
-	/* the last insert's entry and bucket (writer only) */
+	/* the last insert's entry and bucket, and its sums if they are in
+	 * the bucket (writer only) */
 	struct tracing_map_elt *last_elt;
 	unsigned int last_bucket;
+	uint64_t *last_sums;
 } __attribute__((aligned(64)));
 
 struct tracing_map_field {
@@ -147,6 +157,12 @@ struct tracing_map {
 	 * anyway (one line per event, not two).
 	 */
 	bool entry_sums;
+	/*
+	 * In a map of a two-word key and one sum (no variables), whose
+	 * bucket has a free word, the slot that makes an entry keeps its
+	 * sum there, the others by bucket: the probe's line is the sum's.
+	 */
+	bool bucket_sums;
 	unsigned int n_slots;
 	unsigned int n_fields;
 	unsigned int n_keys;
@@ -289,6 +305,12 @@ static inline uint64_t *tracing_map_bucket_word2(struct tracing_map_entry *b)
 	return (uint64_t *)(b + 1);
 }
 
+/* The owner slot's sum a two-word key's bucket holds (bucket_sums). */
+static inline uint64_t *tracing_map_bucket_sum(struct tracing_map_entry *b)
+{
+	return (uint64_t *)(b + 1) + 1;
+}
+
 /*
  * Fetches the line an insert into bucket @idx reads besides the
  * bucket's own: @s's sums there (not in a map whose entries hold them,
@@ -304,7 +326,7 @@ static inline __attribute__((always_inline)) void
 tracing_map_prefetch_beside(const struct tracing_map *map,
 			    const struct tracing_map_slot *s, uint32_t idx)
 {
-	if (!map->entry_sums && s->drops <= s->hits)
+	if (!map->entry_sums && !map->bucket_sums && s->drops <= s->hits)
 		__builtin_prefetch(&s->sums[(size_t)idx * map->n_vals], 1);
 }
 
@@ -327,9 +349,10 @@ tracing_map_prefetch_word(struct tracing_map *map, unsigned int slot,
 
 /*
  * elt's n_vals sums in slot, for adding to in place (slot's owner only).
- * In the entry if it is @slot's (see entry_sums); otherwise at the index
- * of the entry's bucket, which insertion knew before it read the bucket:
- * it prefetched their line meanwhile.
+ * In the entry or its bucket if it is @slot's (see entry_sums and
+ * bucket_sums); otherwise at the index of the entry's bucket, which
+ * insertion knew before it read the bucket: it prefetched their line
+ * meanwhile.
  */
 static inline uint64_t *tracing_map_slot_sums(struct tracing_map *map,
 					      unsigned int slot,
@@ -340,8 +363,16 @@ static inline uint64_t *tracing_map_slot_sums(struct tracing_map *map,
 
 	if (map->entry_sums && __builtin_expect(elt->owner == slot + 1, 1))
 		return (uint64_t *)((char *)elt + map->sums_off);
-	bucket = __builtin_expect(s->last_elt == elt, 1) ? s->last_bucket
-							  : elt->bucket;
+	if (__builtin_expect(s->last_elt == elt, 1)) {
+		if (s->last_sums)
+			return s->last_sums;
+		bucket = s->last_bucket;
+	} else {
+		bucket = elt->bucket;
+		if (map->bucket_sums && elt->owner == slot + 1)
+			return tracing_map_bucket_sum(
+				tracing_map_bucket(map, bucket));
+	}
 
 	/* note that this slot holds sums: snapshots skip unused slots */
 	if (__builtin_expect(!__atomic_load_n(&s->used, __ATOMIC_RELAXED), 0))
