@@ -25,7 +25,8 @@
  * sit at the index of the entry's bucket (known from the key's hash
  * before the bucket is read), so insertion prefetches them alongside it;
  * in a map with variables, whose entry every event writes anyway, the
- * slot that made an entry keeps its sums in the entry instead.  Buckets
+ * slot that made an entry keeps its sums in the entry instead, and in a
+ * map of a two-word key and one sum, in the bucket's free word.  Buckets
  * and entries are faulted in when the map is created, as the kernel
  * allocates them when the trigger is written.
  *
