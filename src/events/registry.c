@@ -217,6 +217,8 @@ int tf_registry_prepare(struct tf_registry *reg, const char *system,
 		.index = idx,
 		.sys_index = sys->index,
 		.tep_event = tev,
+		.is_ftrace_print = strcmp(tev->system, "ftrace") == 0 &&
+				   strcmp(tev->name, "print") == 0,
 	};
 	CDS_INIT_LIST_HEAD(&ev->order);
 	slot_set(reg, idx, ev);
@@ -284,6 +286,8 @@ int tf_registry_prepare_built(struct tf_registry *reg, struct tf_event *ev,
 	if (idx < reg->nr_events)	/* a removed event's: a new generation */
 		gen = (tf_registry_slot_gen(reg, idx) + 1) & 0xffff;
 	ev->system = sys->name;
+	ev->is_ftrace_print = strcmp(system, "ftrace") == 0 &&
+			      strcmp(ev->name, "print") == 0;
 	ev->index = idx;
 	ev->sys_index = sys->index;
 	ev->sys_next = NULL;

@@ -54,6 +54,7 @@ struct tf_event {
 	unsigned index;			/* dense index in the registry */
 	unsigned sys_index;		/* its system's index */
 	void *tep_event;		/* struct tep_event *, for printing */
+	bool is_ftrace_print;		/* ftrace:print, trace_marker's */
 	/*
 	 * The release of the kernel the schema is from, when it is not the
 	 * registry's (events a replay adds are the trace.dat's kernel's):

@@ -32,6 +32,17 @@
 #define TF_SYNTH_FIELDS_MAX	64	/* SYNTH_FIELDS_MAX */
 #define TF_STR_VAR_LEN_MAX	256	/* STR_VAR_LEN_MAX */
 
+/* How the event path stores a field's value. */
+enum tf_synth_kind {
+	TF_SYNTH_U64,		/* a number in its slot */
+	TF_SYNTH_U32,
+	TF_SYNTH_U16,
+	TF_SYNTH_U8,
+	TF_SYNTH_STR,		/* char[N]: STR_VAR_LEN_MAX bytes */
+	TF_SYNTH_DYN_STR,	/* __data_loc char[] */
+	TF_SYNTH_STACK,		/* __data_loc unsigned long[] */
+};
+
 /* One field, as the kernel's struct synth_field. */
 struct tf_synth_field {
 	char *type;		/* "u64", "char[16]", "__data_loc char[]",
@@ -44,6 +55,7 @@ struct tf_synth_field {
 	bool is_string;
 	bool is_dynamic;	/* char[] or a stack */
 	bool is_stack;		/* long[] / unsigned long[] */
+	unsigned char kind;	/* enum tf_synth_kind */
 };
 
 struct tf_synth_event {
@@ -53,6 +65,10 @@ struct tf_synth_event {
 	unsigned n_u64;			/* slots the fields take */
 	bool has_dynamic;		/* a char[] or stack field: the
 					 * record's size varies */
+	unsigned fixed_size;		/* without: its record's size (0:
+					 * too big for the ring buffer) */
+	unsigned n_strs;		/* char[N] fields: their slots */
+	unsigned short str_slots[TF_SYNTH_FIELDS_MAX];
 	/*
 	 * Users that make it busy (the kernel's synth_event.ref): each hist
 	 * action that traces it, each hist trigger on its own event file.

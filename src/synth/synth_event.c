@@ -172,11 +172,21 @@ static void define_fields(struct synth_entry *e)
 				f->is_stack ? TF_FIELD_DYN_ARRAY :
 				TF_FIELD_NUM,
 		};
-		n_u64 += f->is_string && !f->is_dynamic ?
-			 TF_STR_VAR_LEN_MAX / 8 : 1;
+		f->kind = f->is_string ? (f->is_dynamic ? TF_SYNTH_DYN_STR :
+					  TF_SYNTH_STR) :
+			  f->is_stack ? TF_SYNTH_STACK :
+			  f->size == 1 ? TF_SYNTH_U8 :
+			  f->size == 2 ? TF_SYNTH_U16 :
+			  f->size == 4 ? TF_SYNTH_U32 : TF_SYNTH_U64;
+		if (f->kind == TF_SYNTH_STR)
+			se->str_slots[se->n_strs++] = n_u64;
+		n_u64 += f->kind == TF_SYNTH_STR ? TF_STR_VAR_LEN_MAX / 8 : 1;
 		se->has_dynamic |= f->is_dynamic;
 	}
 	se->n_u64 = n_u64;
+	/* a record without dynamic fields is always this size */
+	se->fixed_size = COMMON_SIZE + 8 * n_u64 > MAX_RECORD ? 0 :
+			 COMMON_SIZE + 8 * n_u64;
 }
 
 /* __set_synth_event_print_fmt() */
@@ -626,21 +636,47 @@ static unsigned record_size(const struct tf_synth_event *se,
 	return size > MAX_RECORD ? 0 : (unsigned)size;
 }
 
+/*
+ * Where records are built, one per nesting level: zero between records
+ * but for nothing, so a record's build writes only its own bytes; what
+ * a record leaves (its strings' words, its dynamic data) is zeroed
+ * again once it has been dispatched.  Per thread, as the kernel's
+ * per-CPU buffers.
+ */
+static __thread uint64_t build_buf[MAX_NESTING][MAX_RECORD / 8];
+
+/* Zero again what the record built in @buf left: the words its static
+ * strings took (@words[i] for string i) and its dynamic data. */
+static void build_clean(const struct tf_synth_event *se, uint8_t *buf,
+			const unsigned char *words, unsigned data)
+{
+	for (unsigned i = 0; i < se->n_strs; i++) {
+		uint64_t *w = (uint64_t *)(buf + COMMON_SIZE +
+					   8 * se->str_slots[i]);
+
+		for (unsigned k = 0; k < words[i]; k++)
+			w[k] = 0;
+	}
+	if (data)
+		memset(buf + COMMON_SIZE + 8 * se->n_u64, 0, data);
+}
+
 void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 		    const uint64_t *vals, const unsigned *idx,
 		    const struct tf_record *cause)
 {
-	uint8_t buf[MAX_RECORD] __attribute__((aligned(8)));
-	unsigned size, data = 0, pc, base;
-	uint16_t type = (uint16_t)se->event->id;
+	unsigned size, data = 0, pc, base, dyn_base, n_strs = 0;
+	unsigned char words[TF_SYNTH_FIELDS_MAX];
+	uint8_t *buf;
+	uint64_t head;
 	struct tf_record rec;
 
 	if (nesting >= MAX_NESTING)
 		return;
-	size = record_size(se, vals, idx);
+	size = se->has_dynamic ? record_size(se, vals, idx) : se->fixed_size;
 	if (!size)
 		return;		/* too big for the ring buffer */
-	memset(buf, 0, size);
+	buf = (uint8_t *)build_buf[nesting];
 	/*
 	 * The common header: the cause's task and flags; the preemption
 	 * depth as the kernel records it for an event generated inside
@@ -648,43 +684,65 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 	 * reserved slot and the nested reserve), 2 more for a trace_marker
 	 * write, which is no tracepoint (checked on 6.12).
 	 */
-	memcpy(buf, &type, 2);
-	buf[2] = cause->size > 2 ? cause->data[2] : 0;
 	pc = cause->size > 3 ? cause->data[3] : 0;
-	base = (pc & 0xf) + (cause->event->system[0] == 'f' &&
-			     strcmp(cause->event->system, "ftrace") == 0 &&
-			     strcmp(cause->event->name, "print") == 0 ? 2 : 3);
-	buf[3] = (uint8_t)((pc & 0xf0) | (base > 0xf ? 0xf : base));
-	if (cause->size >= 8)
-		memcpy(buf + 4, cause->data + 4, 4);
+	base = (pc & 0xf) + (cause->event->is_ftrace_print ? 2 : 3);
+	head = (uint64_t)(uint16_t)se->event->id |
+	       (uint64_t)(cause->size > 2 ? cause->data[2] : 0) << 16 |
+	       (uint64_t)((pc & 0xf0) | (base > 0xf ? 0xf : base)) << 24;
+	if (cause->size >= 8) {
+		uint32_t pid;
 
+		memcpy(&pid, cause->data + 4, 4);
+		head |= (uint64_t)pid << 32;
+	}
+	memcpy(buf, &head, 8);
+
+	dyn_base = COMMON_SIZE + 8 * se->n_u64;
 	for (unsigned i = 0; i < se->n_fields; i++) {
 		const struct tf_synth_field *f = &se->fields[i];
 		uint8_t *slot = buf + COMMON_SIZE + 8 * f->offset;
-		unsigned dyn_off = COMMON_SIZE + 8 * se->n_u64 + data;
 		uint64_t v = vals[idx[i]];
 		const void *p = (const void *)(uintptr_t)v;
+		unsigned dyn_off = dyn_base + data, len, n;
 		uint32_t loc;
+		const uint64_t *st;
 
-		if (f->is_string && f->is_dynamic) {
-			unsigned len = str_len(p);
-
+		/* a number fills its slot, zero-extended past its size */
+		switch (f->kind) {
+		case TF_SYNTH_U8:
+			v = (uint8_t)v;
+			memcpy(slot, &v, 8);
+			break;
+		case TF_SYNTH_U16:
+			v = (uint16_t)v;
+			memcpy(slot, &v, 8);
+			break;
+		case TF_SYNTH_U32:
+			v = (uint32_t)v;
+			memcpy(slot, &v, 8);
+			break;
+		case TF_SYNTH_U64:
+			memcpy(slot, &v, 8);
+			break;
+		case TF_SYNTH_STR:
+			/* up to STR_VAR_LEN_MAX - 1 bytes, whatever N is
+			 * (the slot is zero: no strncpy padding) */
+			/* the words it wrote: to its NUL's */
+			words[n_strs++] = p ? (unsigned char)(tf_short_strcopy(
+				(char *)slot, p, TF_STR_VAR_LEN_MAX - 1) / 8 + 1) : 0;
+			break;
+		case TF_SYNTH_DYN_STR:
+			len = str_len(p);
 			if (p)
 				tf_short_copy(buf + dyn_off, p, len - 1);
 			buf[dyn_off + len - 1] = '\0';
 			loc = len << 16 | dyn_off;
 			memcpy(slot, &loc, 4);
 			data += len;
-		} else if (f->is_string) {
-			/* up to STR_VAR_LEN_MAX - 1 bytes, whatever N is
-			 * (the slot is zeroed: no strncpy padding) */
-			if (p)
-				tf_short_strcopy((char *)slot, p,
-						 TF_STR_VAR_LEN_MAX - 1);
-		} else if (f->is_stack) {
-			const uint64_t *st = p;
-			unsigned n = 0;
-
+			break;
+		case TF_SYNTH_STACK:
+			st = p;
+			n = 0;
 			/* the count and the frames, up to a zero word */
 			while (st && n < STACK_DEPTH && n <= st[0] && st[n])
 				n++;
@@ -693,15 +751,7 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 			loc = (8 * n) << 16 | dyn_off;
 			memcpy(slot, &loc, 4);
 			data += 8 * n;
-		} else {
-			switch (f->size) {
-			case 1: *slot = (uint8_t)v; break;
-			case 2: { uint16_t x = (uint16_t)v;
-				  memcpy(slot, &x, 2); break; }
-			case 4: { uint32_t x = (uint32_t)v;
-				  memcpy(slot, &x, 4); break; }
-			default: memcpy(slot, &v, 8);
-			}
+			break;
 		}
 	}
 	rec = (struct tf_record){
@@ -719,4 +769,5 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 	nesting++;
 	tf_dispatch_locked(t, &rec);
 	nesting--;
+	build_clean(se, buf, words, data);
 }
