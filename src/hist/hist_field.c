@@ -235,6 +235,10 @@ struct hist_field *create_hist_field(struct hist_data *hd,
 		f->fn = HIST_FN_NUM;
 		f->size = field->size;
 		f->is_signed = field->is_signed;
+		f->rd_end = field->offset + field->size;
+		f->rd_shift = 64 - 8 * field->size;
+		f->rd_sign = field->is_signed ? 1ull << (8 * field->size - 1)
+					      : 0;
 		type = field->type;
 	}
 	if (field && !name)
@@ -982,9 +986,9 @@ uint64_t hist_fn_call(const struct hist_ctx *cx, const struct hist_field *f)
 	case HIST_FN_CONST:
 		return f->constant;
 	case HIST_FN_NUM:
-		if (!rec || f->field->offset + f->field->size > rec->size)
+		if (!rec || f->rd_end > rec->size)
 			return 0;
-		return tf_field_read_u64(f->field, rec->data);
+		return hist_rd(f, rec->data);
 	case HIST_FN_STRING: {
 		const char *s = field_str(f, rec);
 

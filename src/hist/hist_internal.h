@@ -149,6 +149,11 @@ struct hist_field {
 	unsigned int var_ref_idx;	/* references: in var_ref_vals[] */
 	bool read_once;			/* a reference in an expression */
 	unsigned int var_str_idx;	/* string variables: their string */
+	/* HIST_FN_NUM: the read (hist_rd()), worked out from @field when
+	 * made: where the field ends, 64 less its bits, its sign bit (0
+	 * if unsigned) */
+	unsigned int rd_end, rd_shift;
+	uint64_t rd_sign;
 };
 
 struct hist_attrs {
@@ -244,6 +249,8 @@ struct hist_data {
 	 * key of a histogram whose variables it references */
 	unsigned int clear_key_size;
 	bool simple;			/* one field key, hitcount/field vals */
+	unsigned int simple_end;	/* simple: the record size its fields
+					 * need */
 	bool deferrable;		/* simple, updates may wait (hist_trigger.c) */
 	uint64_t id;			/* hist_debug's "hist_data:" */
 	int refs;			/* triggers sharing it (named) */
@@ -390,6 +397,27 @@ static inline uint64_t hist_ns2usecs(uint64_t ns)
 }
 
 /*
+ * A numeric field's value in @data (rd_end bytes at least): the word
+ * that ends where the field ends, shifted down to the field's bytes
+ * (little-endian), sign-extended by its sign bit's mask: no branch on
+ * size or signedness.  A field that ends in the first word (a common
+ * field but common_pid) is read byte by byte.
+ */
+static inline __attribute__((always_inline)) uint64_t
+hist_rd(const struct hist_field *f, const uint8_t *data)
+{
+	uint64_t w = 0;
+
+	if (__builtin_expect(f->rd_end >= 8, 1))
+		__builtin_memcpy(&w, data + f->rd_end - 8, 8);
+	else
+		for (unsigned int i = 0; i < f->rd_end; i++)
+			w |= (uint64_t)data[i] << (8 * (8 - f->rd_end + i));
+	w >>= f->rd_shift;
+	return (w ^ f->rd_sign) - f->rd_sign;
+}
+
+/*
  * The event path's leaves, inline: a variable reference, the timestamp,
  * a numeric field, a constant, hitcount; false for anything else (and
  * for a field the record is too short for), which hist_fn_call() does.
@@ -401,9 +429,9 @@ hist_leaf(const struct hist_ctx *cx, const struct hist_field *f, uint64_t *v)
 
 	/* tested in the order they are met: keys, hitcount, latencies */
 	if (f->fn == HIST_FN_NUM) {
-		if (!rec || f->field->offset + f->field->size > rec->size)
+		if (!rec || f->rd_end > rec->size)
 			return false;
-		*v = tf_field_read_u64(f->field, rec->data);
+		*v = hist_rd(f, rec->data);
 		return true;
 	}
 	if (f->fn == HIST_FN_COUNTER) {

@@ -677,6 +677,15 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 		if (hd->fields[i]->flags &
 		    (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))
 			hd->key_filled = false;
+	/* a simple histogram's keys are its key's words in order; the
+	 * record size that holds all its fields */
+	for (i = hd->n_vals; hd->simple && i < hd->n_fields; i++)
+		if (hd->fields[i]->offset != 8 * (i - hd->n_vals))
+			hd->simple = false;
+	for (i = 0; hd->simple && i < hd->n_fields; i++)
+		if (hd->fields[i]->fn == HIST_FN_NUM &&
+		    hd->fields[i]->rd_end > hd->simple_end)
+			hd->simple_end = hd->fields[i]->rd_end;
 	hd->id = next_hist_id(hd->tracing->hist);
 	hd->refs = 1;
 	*out = hd;

@@ -365,15 +365,19 @@ static void simple_key_vals(const struct hist_data *hd,
 	struct hist_ctx cx = { .rec = rec };
 	unsigned int i;
 
-	if (hd->n_keys == 1) {
-		key[0] = hist_eval(&cx, hd->fields[hd->n_vals]);
-	} else {
-		for (i = hd->n_vals; i < hd->n_fields; i++) {
-			uint64_t v = hist_eval(&cx, hd->fields[i]);
+	if (__builtin_expect(rec->size >= hd->simple_end, 1)) {
+		/* every field in the record: no check per field */
+		for (i = 0; i < hd->n_keys; i++)
+			key[i] = hist_rd(hd->fields[hd->n_vals + i], rec->data);
+		for (i = 0; i < hd->n_vals; i++)
+			vals[i] = hd->fields[i]->fn == HIST_FN_COUNTER ? 1 :
+				  hist_rd(hd->fields[i], rec->data);
+		return;
+	}
+	for (i = hd->n_vals; i < hd->n_fields; i++) {
+		uint64_t v = hist_eval(&cx, hd->fields[i]);
 
-			memcpy((unsigned char *)key + hd->fields[i]->offset,
-			       &v, 8);
-		}
+		memcpy((unsigned char *)key + hd->fields[i]->offset, &v, 8);
 	}
 	for (i = 0; i < hd->n_vals; i++)
 		vals[i] = hist_eval(&cx, hd->fields[i]);
