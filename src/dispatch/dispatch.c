@@ -267,7 +267,8 @@ triggers_and_commit(struct tf_trace_array *tr,
  * The event filter only decides recording, never the triggers.
  * Callers hold tf_rcu_read_lock().
  */
-static void dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec)
+static inline __attribute__((always_inline)) void
+dispatch_to(struct tf_trace_array *tr, const struct tf_record *rec)
 {
 	struct tf_event_file *file = tf_tr_file(tr, rec->event->index);
 	unsigned flags = atomic_load_explicit(&file->flags,
@@ -421,6 +422,7 @@ struct lookahead_event {
  * switch) are each found once per batch, not once per record. */
 struct lookahead {
 	struct lookahead_event e[2];
+	unsigned char older;		/* the one seen less recently */
 };
 
 static void lookahead_find(struct tf_tracing *t, struct lookahead_event *la,
@@ -453,14 +455,17 @@ static inline void prefetch(struct tf_tracing *t, const struct tf_record *rec,
 	struct lookahead_event *la = &cache->e[0];
 	struct tf_trace_array *tr;
 
+	/* the two entries stay where they are: no copies per record */
 	if (rec->event != la->event) {
-		struct lookahead_event last = *la;
-
-		if (rec->event == cache->e[1].event)
-			*la = cache->e[1];
-		else
+		la = &cache->e[1];
+		if (rec->event != la->event) {
+			/* a third event: it takes the older one's place */
+			la = &cache->e[cache->older];
 			lookahead_find(t, la, rec->event);
-		cache->e[1] = last;
+		}
+		cache->older = (unsigned char)(la == &cache->e[0]);
+	} else {
+		cache->older = 1;
 	}
 	if (la->one) {
 		la->one->ops->prefetch(la->one, rec);
