@@ -251,6 +251,8 @@ struct hist_data {
 	bool simple;			/* one field key, hitcount/field vals */
 	unsigned int simple_end;	/* simple: the record size its fields
 					 * need */
+	unsigned int keys_end;		/* numeric keys in order: the record
+					 * size they need (0: other keys) */
 	bool deferrable;		/* simple, updates may wait (hist_trigger.c) */
 	uint64_t id;			/* hist_debug's "hist_data:" */
 	int refs;			/* triggers sharing it (named) */

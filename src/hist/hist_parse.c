@@ -677,6 +677,21 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 		if (hd->fields[i]->flags &
 		    (HIST_FIELD_FL_STRING | HIST_FIELD_FL_STACKTRACE))
 			hd->key_filled = false;
+	/* numeric keys that fill the key's words in order: read without a
+	 * check each from a record of keys_end bytes (0: not so) */
+	for (i = hd->n_vals; i < hd->n_fields; i++) {
+		const struct hist_field *k = hd->fields[i];
+
+		if (k->fn != HIST_FN_NUM ||
+		    (k->flags & (HIST_FIELD_FL_STRING |
+				 HIST_FIELD_FL_STACKTRACE)) ||
+		    k->offset != 8 * (i - hd->n_vals) || !hd->key_filled) {
+			hd->keys_end = 0;
+			break;
+		}
+		if (k->rd_end > hd->keys_end)
+			hd->keys_end = k->rd_end;
+	}
 	/* a simple histogram's keys are its key's words in order; the
 	 * record size that holds all its fields */
 	for (i = hd->n_vals; hd->simple && i < hd->n_fields; i++)

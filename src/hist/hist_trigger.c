@@ -469,9 +469,15 @@ static void hist_trigger_prefetch(struct tf_trigger *data,
 	struct hist_trigger *ht = data->private_data;
 	struct hist_data *hd = ht->hist_data;
 	struct tracing_map *map = rcu_dereference(hd->map);
-	struct hist_ctx cx = { .rec = rec };
-	uint64_t key = hist_eval(&cx, hd->fields[hd->n_vals]);
+	uint64_t key;
 
+	if (hd->keys_end && __builtin_expect(rec->size >= hd->keys_end, 1)) {
+		key = hist_rd(hd->fields[hd->n_vals], rec->data);
+	} else {
+		struct hist_ctx cx = { .rec = rec };
+
+		key = hist_eval(&cx, hd->fields[hd->n_vals]);
+	}
 	tracing_map_prefetch_word(map, hist_slot(map->n_slots), key);
 }
 
@@ -697,7 +703,19 @@ static void hist_trigger_func(struct tf_trigger *data,
 	if (hd->clear_key_size)
 		memset(key, 0, hd->clear_key_size);
 
-	for (i = hd->n_vals; i < hd->n_fields; i++) {
+	if (hd->keys_end && __builtin_expect(rec->size >= hd->keys_end, 1)) {
+		/* numeric keys, in order, all in the record: no checks */
+		for (i = 0; i < hd->n_keys; i++) {
+			uint64_t v = hist_rd(hd->fields[hd->n_vals + i],
+					     rec->data);
+
+			memcpy(key + 8 * i, &v, 8);
+		}
+		i = hd->n_fields;	/* done */
+	} else {
+		i = hd->n_vals;
+	}
+	for (; i < hd->n_fields; i++) {
 		const struct hist_field *f = hd->fields[i];
 
 		if (f->flags & HIST_FIELD_FL_STACKTRACE) {
