@@ -650,13 +650,9 @@ static __thread uint64_t build_buf[MAX_NESTING][MAX_RECORD / 8];
 static void build_clean(const struct tf_synth_event *se, uint8_t *buf,
 			const unsigned char *words, unsigned data)
 {
-	for (unsigned i = 0; i < se->n_strs; i++) {
-		uint64_t *w = (uint64_t *)(buf + COMMON_SIZE +
-					   8 * se->str_slots[i]);
-
-		for (unsigned k = 0; k < words[i]; k++)
-			w[k] = 0;
-	}
+	for (unsigned i = 0; i < se->n_strs; i++)
+		tf_short_zero_words(buf + COMMON_SIZE + 8 * se->str_slots[i],
+				    8 * (size_t)words[i]);
 	if (data)
 		memset(buf + COMMON_SIZE + 8 * se->n_u64, 0, data);
 }

@@ -41,6 +41,21 @@ static inline void tf_short_copy(void *dst, const void *src, size_t n)
 }
 
 /*
+ * @n (a multiple of 8) bytes of zeros at the 8-aligned @dst, in word
+ * stores: a loop of plain zero stores would become `rep stos` (or a
+ * memset call), whose start costs more than the few words written here.
+ */
+static inline void tf_short_zero_words(void *dst, size_t n)
+{
+	uint64_t z = 0;
+
+	/* opaque to the optimizer: no memset pattern */
+	__asm__("" : "+r"(z));
+	for (size_t i = 0; i < n; i += 8)
+		__builtin_memcpy((unsigned char *)dst + i, &z, 8);
+}
+
+/*
  * The string @src up to its NUL or @max bytes, without the NUL, to
  * @dst; returns the bytes copied (strnlen + memcpy in one pass).  From
  * an 8-aligned @src, a word at a time: it reads no word past the one
