@@ -358,22 +358,16 @@ static void add_string_key(unsigned char *key, const struct hist_field *f,
  * record, then added to the map (maybe some records later: "Deferred
  * updates" below).
  */
-static void simple_key_vals(const struct hist_data *hd,
-			    const struct tf_record *rec, uint64_t *key,
-			    uint64_t *vals)
+/* ... for a record too short for some field: each read as hist_fn_call()
+ * would (0 for a field past the end) */
+static __attribute__((noinline)) void
+simple_key_vals_checked(const struct hist_data *hd,
+			const struct tf_record *rec, uint64_t *key,
+			uint64_t *vals)
 {
 	struct hist_ctx cx = { .rec = rec };
 	unsigned int i;
 
-	if (__builtin_expect(rec->size >= hd->simple_end, 1)) {
-		/* every field in the record: no check per field */
-		for (i = 0; i < hd->n_keys; i++)
-			key[i] = hist_rd(hd->fields[hd->n_vals + i], rec->data);
-		for (i = 0; i < hd->n_vals; i++)
-			vals[i] = hd->fields[i]->fn == HIST_FN_COUNTER ? 1 :
-				  hist_rd(hd->fields[i], rec->data);
-		return;
-	}
 	for (i = hd->n_vals; i < hd->n_fields; i++) {
 		uint64_t v = hist_eval(&cx, hd->fields[i]);
 
@@ -381,6 +375,24 @@ static void simple_key_vals(const struct hist_data *hd,
 	}
 	for (i = 0; i < hd->n_vals; i++)
 		vals[i] = hist_eval(&cx, hd->fields[i]);
+}
+
+static inline void simple_key_vals(const struct hist_data *hd,
+				   const struct tf_record *rec, uint64_t *key,
+				   uint64_t *vals)
+{
+	unsigned int i;
+
+	if (__builtin_expect(rec->size < hd->simple_end, 0)) {
+		simple_key_vals_checked(hd, rec, key, vals);
+		return;
+	}
+	/* every field in the record: no check per field */
+	for (i = 0; i < hd->n_keys; i++)
+		key[i] = hist_rd(hd->fields[hd->n_vals + i], rec->data);
+	for (i = 0; i < hd->n_vals; i++)
+		vals[i] = hd->fields[i]->fn == HIST_FN_COUNTER ? 1 :
+			  hist_rd(hd->fields[i], rec->data);
 }
 
 static void simple_add(struct tracing_map *map, unsigned int slot,
@@ -462,6 +474,16 @@ static bool hist_update_deferred(struct hist_data *hd,
 	return true;
 }
 
+/* The first key's value for a record too short for it, or of a key
+ * that is no plain field. */
+static __attribute__((noinline)) uint64_t
+first_key_checked(const struct hist_data *hd, const struct tf_record *rec)
+{
+	struct hist_ctx cx = { .rec = rec };
+
+	return hist_eval(&cx, hd->fields[hd->n_vals]);
+}
+
 /* ops->prefetch: what hist_update_simple() will read for @rec. */
 static void hist_trigger_prefetch(struct tf_trigger *data,
 				  const struct tf_record *rec)
@@ -469,15 +491,11 @@ static void hist_trigger_prefetch(struct tf_trigger *data,
 	struct hist_trigger *ht = data->private_data;
 	struct hist_data *hd = ht->hist_data;
 	struct tracing_map *map = rcu_dereference(hd->map);
-	uint64_t key;
+	uint64_t key = hd->keys_end &&
+		       __builtin_expect(rec->size >= hd->keys_end, 1) ?
+		       hist_rd(hd->fields[hd->n_vals], rec->data) :
+		       first_key_checked(hd, rec);
 
-	if (hd->keys_end && __builtin_expect(rec->size >= hd->keys_end, 1)) {
-		key = hist_rd(hd->fields[hd->n_vals], rec->data);
-	} else {
-		struct hist_ctx cx = { .rec = rec };
-
-		key = hist_eval(&cx, hd->fields[hd->n_vals]);
-	}
 	tracing_map_prefetch_word(map, hist_slot(map->n_slots), key);
 }
 
