@@ -37,14 +37,13 @@ static inline uint64_t load_word(const unsigned char *p)
  * the slot a key lands in is invisible to users: the sort orders entries
  * by their key bytes before anything else (see tracing_map_sort_entries).
  */
-static inline uint32_t tm_hash(const void *key, unsigned int size)
+/* The hash of a key of any size: tm_hash()'s general case. */
+static __attribute__((noinline)) uint32_t tm_hash_any(const void *key,
+						      unsigned int size)
 {
 	const unsigned char *p = key;
 	uint64_t h = 0x9e3779b97f4a7c15ull ^ size;
 	unsigned int i = 0;
-
-	if (size == 8)	/* one numeric key: the common case, unrolled */
-		return tracing_map_hash_word(load_word(p));
 
 	for (; i + 8 <= size; i += 8) {
 		h = (h ^ load_word(p + i)) * 0xbf58476d1ce4e5b9ull;
@@ -60,6 +59,26 @@ static inline uint32_t tm_hash(const void *key, unsigned int size)
 	h *= 0x94d049bb133111ebull;
 	h ^= h >> 32;
 	return (uint32_t)h ? (uint32_t)h : 1;	/* 0 marks a free bucket */
+}
+
+static inline uint32_t tm_hash(const void *key, unsigned int size)
+{
+	const unsigned char *p = key;
+
+	if (size == 8)	/* one numeric key: the common case, unrolled */
+		return tracing_map_hash_word(load_word(p));
+	if (size == 16) {	/* two: as tm_hash_any() computes it */
+		uint64_t h = 0x9e3779b97f4a7c15ull ^ 16;
+
+		h = (h ^ load_word(p)) * 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 31;
+		h = (h ^ load_word(p + 8)) * 0xbf58476d1ce4e5b9ull;
+		h ^= h >> 31;
+		h *= 0x94d049bb133111ebull;
+		h ^= h >> 32;
+		return (uint32_t)h ? (uint32_t)h : 1;
+	}
+	return tm_hash_any(key, size);
 }
 
 /* The second word of a key of 9-16 bytes (the rest zero). */
