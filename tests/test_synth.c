@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "buffer/ring_buffer.h"
 #include "dispatch/dispatch.h"
 #include "events/ksyms.h"
 #include "events/registry.h"
@@ -557,6 +558,65 @@ out:
 	free(reused);
 }
 
+/*
+ * A record's bytes are its own: records are built in a buffer reused per
+ * thread, so a short string after a long one must leave zeros, not the
+ * long one's tail, in its char[N] slot (whose STR_VAR_LEN_MAX bytes the
+ * record carries whole) and no dynamic bytes of the record before.
+ */
+static void test_record_bytes(void)
+{
+	static const char longer[] __attribute__((aligned(8))) =
+		"abcdefghijklmnopqrstuvwxyz0123456789";
+	static const char shorter[] __attribute__((aligned(8))) = "ab";
+	struct tf_rb_snapshot snap = { 0 };
+	struct ctx c = { .pid = 42, .ts = 1000 };
+	struct cause k;
+	uint64_t v[3];
+
+	CHECK(synth_cmd("zb char[16] s; u64 n; char[] d") > 0);
+	enable("zb", 1);
+	clear_trace();
+	make_cause(&k, "sched", "sched_switch", &c, "zz");
+	v[0] = (uint64_t)(uintptr_t)longer;
+	v[1] = 7;
+	v[2] = (uint64_t)(uintptr_t)longer;
+	trace_one("zb", v, 3, &k.rec);
+	v[0] = (uint64_t)(uintptr_t)shorter;
+	v[1] = 8;
+	v[2] = (uint64_t)(uintptr_t)shorter;
+	trace_one("zb", v, 3, &k.rec);
+	CHECK_INT(tf_ring_buffer_copy(tracing.top->buffer, -1, 0, &snap), 0);
+	CHECK_INT((int)snap.nr, 2);
+	if (snap.nr == 2) {
+		const uint8_t *d = snap.entries[1].data;
+		uint64_t n;
+		uint32_t loc;
+		bool zeros = true;
+
+		/* header, s (256 bytes), n, d's data_loc, then d's bytes */
+		CHECK_INT(snap.entries[1].len, 8 + 256 + 8 + 8 + 3);
+		CHECK(memcmp(d + 8, "ab", 3) == 0);
+		for (unsigned i = 8 + 3; i < 8 + 256; i++)
+			zeros &= d[i] == 0;
+		CHECK(zeros);
+		memcpy(&n, d + 8 + 256, 8);
+		CHECK_INT(n, 8);
+		memcpy(&loc, d + 8 + 264, 4);
+		CHECK_INT(loc, 3u << 16 | 280);
+		CHECK(memcmp(d + 8 + 264 + 4, "\0\0\0\0", 4) == 0);
+		CHECK(memcmp(d + 280, "ab", 3) == 0);
+		/* the first record's own bytes are all there */
+		CHECK_INT(snap.entries[0].len, 280 + (int)sizeof(longer));
+		CHECK(memcmp(snap.entries[0].data + 8, longer,
+			     sizeof(longer)) == 0);
+	}
+	tf_rb_snapshot_release(&snap);
+	enable("zb", 0);
+	clear_trace();
+	CHECK(synth_cmd("!zb") > 0);
+}
+
 /* ---- removal: indices, generations, ids, list order ---- */
 
 static void test_removal(void)
@@ -763,6 +823,7 @@ int main(void)
 	test_golden();
 	test_gfp();
 	test_removed_records();
+	test_record_bytes();
 	test_removal();
 	test_concurrent();
 	test_cycles();

@@ -148,6 +148,12 @@ static bool header_value(const char *text, size_t len, const char *key,
 	return false;
 }
 
+/* trace_marker's event, ftrace:print (struct tf_event.is_ftrace_print) */
+static bool is_ftrace_print(const char *system, const char *name)
+{
+	return strcmp(system, "ftrace") == 0 && strcmp(name, "print") == 0;
+}
+
 int tf_registry_prepare(struct tf_registry *reg, const char *system,
 			const char *text, size_t len, struct tf_event **out)
 {
@@ -217,8 +223,7 @@ int tf_registry_prepare(struct tf_registry *reg, const char *system,
 		.index = idx,
 		.sys_index = sys->index,
 		.tep_event = tev,
-		.is_ftrace_print = strcmp(tev->system, "ftrace") == 0 &&
-				   strcmp(tev->name, "print") == 0,
+		.is_ftrace_print = is_ftrace_print(tev->system, tev->name),
 	};
 	CDS_INIT_LIST_HEAD(&ev->order);
 	slot_set(reg, idx, ev);
@@ -286,8 +291,7 @@ int tf_registry_prepare_built(struct tf_registry *reg, struct tf_event *ev,
 	if (idx < reg->nr_events)	/* a removed event's: a new generation */
 		gen = (tf_registry_slot_gen(reg, idx) + 1) & 0xffff;
 	ev->system = sys->name;
-	ev->is_ftrace_print = strcmp(system, "ftrace") == 0 &&
-			      strcmp(ev->name, "print") == 0;
+	ev->is_ftrace_print = is_ftrace_print(system, ev->name);
 	ev->index = idx;
 	ev->sys_index = sys->index;
 	ev->sys_next = NULL;

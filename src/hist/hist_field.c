@@ -143,6 +143,13 @@ static int set_strdup(char **dst, const char *src)
 	return *dst ? 0 : -ENOMEM;
 }
 
+void hist_rd_init(struct hist_field *f, const struct tf_field *field)
+{
+	f->rd_end = field->offset + field->size;
+	f->rd_shift = 64 - 8 * field->size;
+	f->rd_sign = field->is_signed ? 1ull << (8 * field->size - 1) : 0;
+}
+
 /*
  * The kernel's create_hist_field().  @name is the name the field shows
  * (NULL: derived); @var_name makes it a variable's.  Returns NULL on
@@ -235,10 +242,7 @@ struct hist_field *create_hist_field(struct hist_data *hd,
 		f->fn = HIST_FN_NUM;
 		f->size = field->size;
 		f->is_signed = field->is_signed;
-		f->rd_end = field->offset + field->size;
-		f->rd_shift = 64 - 8 * field->size;
-		f->rd_sign = field->is_signed ? 1ull << (8 * field->size - 1)
-					      : 0;
+		hist_rd_init(f, field);
 		type = field->type;
 	}
 	if (field && !name)

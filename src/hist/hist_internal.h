@@ -398,6 +398,9 @@ static inline uint64_t hist_ns2usecs(uint64_t ns)
 	return (ns + 500) / 1000;
 }
 
+/* Sets @f's read of @field, an integer of 1, 2, 4 or 8 bytes. */
+void hist_rd_init(struct hist_field *f, const struct tf_field *field);
+
 /*
  * A numeric field's value in @data (rd_end bytes at least): the word
  * that ends where the field ends, shifted down to the field's bytes

@@ -679,25 +679,22 @@ int hist_create_data(struct hist_err_ctx *ec, struct hist_attrs *attrs,
 			hd->key_filled = false;
 	/* numeric keys that fill the key's words in order: read without a
 	 * check each from a record of keys_end bytes (0: not so) */
-	for (i = hd->n_vals; i < hd->n_fields; i++) {
+	for (i = hd->n_vals; hd->key_filled && i < hd->n_fields; i++) {
 		const struct hist_field *k = hd->fields[i];
 
-		if (k->fn != HIST_FN_NUM ||
-		    (k->flags & (HIST_FIELD_FL_STRING |
-				 HIST_FIELD_FL_STACKTRACE)) ||
-		    k->offset != 8 * (i - hd->n_vals) || !hd->key_filled) {
+		if (k->fn != HIST_FN_NUM || k->offset != 8 * (i - hd->n_vals)) {
 			hd->keys_end = 0;
 			break;
 		}
 		if (k->rd_end > hd->keys_end)
 			hd->keys_end = k->rd_end;
 	}
-	/* a simple histogram's keys are its key's words in order; the
-	 * record size that holds all its fields */
-	for (i = hd->n_vals; hd->simple && i < hd->n_fields; i++)
-		if (hd->fields[i]->offset != 8 * (i - hd->n_vals))
-			hd->simple = false;
-	for (i = 0; hd->simple && i < hd->n_fields; i++)
+	/* a simple histogram's keys are those; the record size that holds
+	 * all its fields */
+	if (!hd->keys_end)
+		hd->simple = false;
+	hd->simple_end = hd->keys_end;
+	for (i = 0; hd->simple && i < hd->n_vals; i++)
 		if (hd->fields[i]->fn == HIST_FN_NUM &&
 		    hd->fields[i]->rd_end > hd->simple_end)
 			hd->simple_end = hd->fields[i]->rd_end;

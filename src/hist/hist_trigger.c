@@ -351,15 +351,19 @@ static void add_string_key(unsigned char *key, const struct hist_field *f,
 	memcpy(key + f->offset, s, len);
 }
 
-/*
- * The common case without the general loop: event fields as the keys
- * (one word each), hitcount and event fields as values (hd->simple).
- * Same results.  In two halves: the key and values read from the
- * record, then added to the map (maybe some records later: "Deferred
- * updates" below).
- */
-/* ... for a record too short for some field: each read as hist_fn_call()
- * would (0 for a field past the end) */
+/* @hd's numeric keys in order (keys_end), from a record that holds them */
+static inline void read_num_keys(const struct hist_data *hd,
+				 const uint8_t *data, void *key)
+{
+	for (unsigned int i = 0; i < hd->n_keys; i++) {
+		uint64_t v = hist_rd(hd->fields[hd->n_vals + i], data);
+
+		memcpy((unsigned char *)key + 8 * i, &v, 8);
+	}
+}
+
+/* simple_key_vals() for a record too short for some field: each read
+ * as hist_fn_call() does it (0 for a field past the end) */
 static __attribute__((noinline)) void
 simple_key_vals_checked(const struct hist_data *hd,
 			const struct tf_record *rec, uint64_t *key,
@@ -377,6 +381,13 @@ simple_key_vals_checked(const struct hist_data *hd,
 		vals[i] = hist_eval(&cx, hd->fields[i]);
 }
 
+/*
+ * The common case without the general loop: event fields as the keys
+ * (one word each), hitcount and event fields as values (hd->simple).
+ * Same results.  In two halves: the key and values read from the
+ * record, then added to the map (maybe some records later: "Deferred
+ * updates" below).
+ */
 static inline void simple_key_vals(const struct hist_data *hd,
 				   const struct tf_record *rec, uint64_t *key,
 				   uint64_t *vals)
@@ -388,8 +399,7 @@ static inline void simple_key_vals(const struct hist_data *hd,
 		return;
 	}
 	/* every field in the record: no check per field */
-	for (i = 0; i < hd->n_keys; i++)
-		key[i] = hist_rd(hd->fields[hd->n_vals + i], rec->data);
+	read_num_keys(hd, rec->data, key);
 	for (i = 0; i < hd->n_vals; i++)
 		vals[i] = hd->fields[i]->fn == HIST_FN_COUNTER ? 1 :
 			  hist_rd(hd->fields[i], rec->data);
@@ -723,12 +733,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 
 	if (hd->keys_end && __builtin_expect(rec->size >= hd->keys_end, 1)) {
 		/* numeric keys, in order, all in the record: no checks */
-		for (i = 0; i < hd->n_keys; i++) {
-			uint64_t v = hist_rd(hd->fields[hd->n_vals + i],
-					     rec->data);
-
-			memcpy(key + 8 * i, &v, 8);
-		}
+		read_num_keys(hd, rec->data, key);
 		i = hd->n_fields;	/* done */
 	} else {
 		i = hd->n_vals;

@@ -42,42 +42,32 @@ static __attribute__((noinline)) uint32_t tm_hash_any(const void *key,
 						      unsigned int size)
 {
 	const unsigned char *p = key;
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ size;
+	uint64_t h = tracing_map_hash_start(size);
 	unsigned int i = 0;
 
-	for (; i + 8 <= size; i += 8) {
-		h = (h ^ load_word(p + i)) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-	}
+	for (; i + 8 <= size; i += 8)
+		h = tracing_map_hash_mix(h, load_word(p + i));
 	if (i < size) {
 		uint64_t w = 0;
 
 		memcpy(&w, p + i, size - i);
-		h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
+		h = tracing_map_hash_mix(h, w);
 	}
-	h *= 0x94d049bb133111ebull;
-	h ^= h >> 32;
-	return (uint32_t)h ? (uint32_t)h : 1;	/* 0 marks a free bucket */
+	return tracing_map_hash_end(h);
 }
 
+/* ... inline for one and two words (tm_hash_any()'s loop unrolled) */
 static inline uint32_t tm_hash(const void *key, unsigned int size)
 {
 	const unsigned char *p = key;
 
-	if (size == 8)	/* one numeric key: the common case, unrolled */
+	if (size == 8)
 		return tracing_map_hash_word(load_word(p));
-	if (size == 16) {	/* two: as tm_hash_any() computes it */
-		uint64_t h = 0x9e3779b97f4a7c15ull ^ 16;
-
-		h = (h ^ load_word(p)) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-		h = (h ^ load_word(p + 8)) * 0xbf58476d1ce4e5b9ull;
-		h ^= h >> 31;
-		h *= 0x94d049bb133111ebull;
-		h ^= h >> 32;
-		return (uint32_t)h ? (uint32_t)h : 1;
-	}
+	if (size == 16)
+		return tracing_map_hash_end(tracing_map_hash_mix(
+			tracing_map_hash_mix(tracing_map_hash_start(16),
+					     load_word(p)),
+			load_word(p + 8)));
 	return tm_hash_any(key, size);
 }
 

@@ -281,15 +281,30 @@ struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
 					   const void *key);
 
 /* The hash of a one-word (8-byte) key, as tracing_map_insert() takes it. */
-static inline uint32_t tracing_map_hash_word(uint64_t w)
+/* The key hash's steps: a start for @size bytes, a word mixed in, the
+ * end (never 0: 0 marks a free bucket). */
+static inline uint64_t tracing_map_hash_start(unsigned int size)
 {
-	uint64_t h = 0x9e3779b97f4a7c15ull ^ 8;
+	return 0x9e3779b97f4a7c15ull ^ size;
+}
 
+static inline uint64_t tracing_map_hash_mix(uint64_t h, uint64_t w)
+{
 	h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
-	h ^= h >> 31;
+	return h ^ (h >> 31);
+}
+
+static inline uint32_t tracing_map_hash_end(uint64_t h)
+{
 	h *= 0x94d049bb133111ebull;
 	h ^= h >> 32;
-	return (uint32_t)h ? (uint32_t)h : 1;	/* 0 marks a free bucket */
+	return (uint32_t)h ? (uint32_t)h : 1;
+}
+
+static inline uint32_t tracing_map_hash_word(uint64_t w)
+{
+	return tracing_map_hash_end(tracing_map_hash_mix(
+		tracing_map_hash_start(8), w));
 }
 
 /* Bucket @idx of @map. */

@@ -612,14 +612,13 @@ static unsigned str_len(const char *s)
 	return s ? (unsigned)strnlen(s, MAX_STRING_SIZE - 1) + 1 : 1;
 }
 
-/* Bytes the kernel reserves for @se's record with these values. */
+/* Bytes the kernel reserves for @se's record with these values, @se
+ * having dynamic fields (without, se->fixed_size). */
 static unsigned record_size(const struct tf_synth_event *se,
 			    const uint64_t *vals, const unsigned *idx)
 {
 	uint64_t size = COMMON_SIZE + 8ull * se->n_u64;
 
-	if (!se->has_dynamic)	/* the same size every time */
-		return size > MAX_RECORD ? 0 : (unsigned)size;
 	for (unsigned i = 0; i < se->n_fields; i++) {
 		const struct tf_synth_field *f = &se->fields[i];
 		const void *p = (const void *)(uintptr_t)vals[idx[i]];
@@ -722,10 +721,11 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 			break;
 		case TF_SYNTH_STR:
 			/* up to STR_VAR_LEN_MAX - 1 bytes, whatever N is
-			 * (the slot is zero: no strncpy padding) */
-			/* the words it wrote: to its NUL's */
-			words[n_strs++] = p ? (unsigned char)(tf_short_strcopy(
-				(char *)slot, p, TF_STR_VAR_LEN_MAX - 1) / 8 + 1) : 0;
+			 * (the slot is zero: no strncpy padding); noted:
+			 * the words written, to the one with its NUL */
+			len = p ? (unsigned)tf_short_strcopy((char *)slot, p,
+						TF_STR_VAR_LEN_MAX - 1) / 8 + 1 : 0;
+			words[n_strs++] = (unsigned char)len;
 			break;
 		case TF_SYNTH_DYN_STR:
 			len = str_len(p);
