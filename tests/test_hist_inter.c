@@ -31,6 +31,8 @@
 #include "check.h"
 #include "dispatch/dispatch.h"
 #include "events/registry.h"
+#include "fs/files.h"
+#include "fs/tree.h"
 #include "hist/hist.h"
 #include "synth/synth.h"
 #include "trigger/trigger.h"
@@ -476,6 +478,78 @@ static void test_churn(void)
 		pthread_join(tid[i], NULL);
 }
 
+/* A line of test_field_params()'s histogram. */
+static const char *line(char *buf, const char *pid, const char *comm,
+			const char *lat)
+{
+	sprintf(buf, "{ pid: %10s, comm: %-51s} hitcount:          1  lat: %10s\n",
+		pid, comm, lat);
+	return buf;
+}
+
+/*
+ * An action's parameters that are fields of its own event (next_pid,
+ * next_comm) are read from the record: a string as the kernel's field
+ * variable holds it, cut at its size less one when the record's bytes
+ * hold no NUL.
+ */
+static void test_field_params(void)
+{
+	static const char *const def =
+		"lat_comm u64 lat; pid_t pid; char comm[16]";
+	static const char *const on_switch =
+		"hist:keys=next_pid:wakeup_lat=common_timestamp.usecs-$ts0:"
+		"onmatch(sched.sched_waking).lat_comm($wakeup_lat,next_pid,"
+		"next_comm)";
+	static const char *const on_lat = "hist:keys=pid,comm:vals=lat";
+	char sb[160], *h;
+
+	CHECK_INT(wr(NULL, def), 0);
+	CHECK_INT(wr(file_of(waking), WAKING), 0);
+	CHECK_INT(wr(file_of(sw), on_switch), 0);
+	CHECK_INT(wr(synth_file("lat_comm"), on_lat), 0);
+	pthread_mutex_lock(&tracing.lock);
+	tf_event_enable_disable(synth_file("lat_comm"), 1, false);
+	pthread_mutex_unlock(&tracing.lock);
+	fire(waking, 5, 120, 1000000000ull, "five");
+	fire(sw, 5, 120, 1000003000ull, "five");
+	/* sixteen bytes, no NUL: fifteen of them */
+	fire(waking, 6, 120, 1000010000ull, "x");
+	fire(sw, 6, 120, 1000017000ull, "abcdefghijklmnop");
+	fire(waking, 5, 120, 1000020000ull, "five");
+	fire(sw, 5, 120, 1000021000ull, "cinq");
+	h = hist(synth_file("lat_comm"));
+	/* a char[16] key of a synthetic event prints as its 256 bytes' */
+	CHECK(has(h, line(sb, "5", "five", "3")));
+	CHECK(has(h, line(sb, "5", "cinq", "1")));
+	CHECK(has(h, line(sb, "6", "abcdefghijklmno", "7")));
+	free(h);
+	/* and the record holds the string whole, no byte past it */
+	{
+		struct tf_open o = {
+			.node = { .t = &tracing, .tr = tracing.top,
+				  .kind = TF_N_FILE_ROOT },
+		};
+		struct strbuf tr = STRBUF_INIT;
+
+		CHECK_INT(tf_trace_show(&o, &tr), 0);
+		sb_putc(&tr, '\0');
+		CHECK(has(tr.buf, "lat_comm: lat=7 pid=6 comm=abcdefghijklmno\n"));
+		CHECK(has(tr.buf, "lat_comm: lat=1 pid=5 comm=cinq\n"));
+		sb_release(&tr);
+	}
+	h = hist(synth_file("lat_comm"));
+	CHECK(has(h, "Hits: 3\n    Entries: 3\n"));
+	free(h);
+	pthread_mutex_lock(&tracing.lock);
+	tf_event_enable_disable(synth_file("lat_comm"), 0, false);
+	pthread_mutex_unlock(&tracing.lock);
+	CHECK_INT(unwr(synth_file("lat_comm"), on_lat), 0);
+	CHECK_INT(unwr(file_of(sw), on_switch), 0);
+	CHECK_INT(unwr(file_of(waking), WAKING), 0);
+	CHECK_INT(wr(NULL, "!lat_comm"), 0);
+}
+
 int main(void)
 {
 	int fd = open(FORMATS_DIR, O_RDONLY | O_DIRECTORY);
@@ -495,6 +569,7 @@ int main(void)
 
 	test_exact();
 	test_batched();
+	test_field_params();
 	test_cycles();
 	test_churn();
 

@@ -1010,10 +1010,14 @@ static void set_field_vars(const struct hist_ctx *cx,
 
 	for (unsigned int i = 0; i < n; i++) {
 		const struct field_var *fv = fvs[i];
-		/* an event's string is read where it is copied */
-		uint64_t v = fv->val->fn == HIST_FN_STRING ? 0 :
-			     hist_eval(cx, fv->val);
+		uint64_t v;
 
+		if (0) {
+			j += str_or_stack(fv->val);
+			continue;
+		}
+		/* an event's string is read where it is copied */
+		v = fv->val->fn == HIST_FN_STRING ? 0 : hist_eval(cx, fv->val);
 		if (str_or_stack(fv->val)) {
 			char *str = tracing_map_elt_str(cx->map, elt, j++);
 
@@ -1031,6 +1035,49 @@ void update_field_vars(const struct hist_ctx *cx, struct hist_data *hd,
 		       struct tracing_map_elt *elt)
 {
 	set_field_vars(cx, elt, hd->field_vars, hd->n_field_vars, 0);
+}
+
+/*
+ * A field variable made for an action's parameter holds a field of the
+ * event for that action alone: nothing else can name it, and it is set
+ * on every event before the action reads it.  One that is a number or a
+ * char[N] of the record is then read from the record where the
+ * reference to it is resolved, instead of stored in the entry and read
+ * back (the same value: the same record, in the same event).
+ */
+void mark_direct_field_vars(struct hist_data *hd)
+{
+	unsigned int str_idx[HIST_PARAMS_MAX], n_str = 0;
+
+	hd->n_direct_field_vars = 0;
+	for (unsigned int i = 0; i < hd->n_field_vars; i++) {
+		hd->field_vars[i]->direct = false;
+		str_idx[i] = str_or_stack(hd->field_vars[i]->val) ? n_str++ : 0;
+	}
+	for (unsigned int j = 0; j < hd->n_self_refs; j++) {
+		struct hist_field *ref = hd->var_refs[hd->self_refs[j]];
+
+		ref->direct = NULL;
+		for (unsigned int i = 0; i < hd->n_field_vars; i++) {
+			struct field_var *fv = hd->field_vars[i];
+			const struct hist_field *val = fv->val;
+			bool plain = val->fn == HIST_FN_NUM ||
+				(val->fn == HIST_FN_STRING && val->field &&
+				 val->field->kind == TF_FIELD_STR_STATIC &&
+				 val->field->size &&
+				 !(val->flags & (HIST_FIELD_FL_STACKTRACE |
+						 HIST_FIELD_FL_EXECNAME)));
+
+			if (fv->var->var.idx != ref->var.idx || !plain ||
+			    ref->read_once)
+				continue;
+			ref->direct = val;
+			ref->direct_str = str_idx[i];
+			if (!fv->direct)
+				hd->n_direct_field_vars++;
+			fv->direct = true;
+		}
+	}
 }
 
 static void action_trace(const struct hist_ctx *cx, struct hist_data *hd,

@@ -154,6 +154,15 @@ struct hist_field {
 	 * if unsigned) */
 	unsigned int rd_end, rd_shift;
 	uint64_t rd_sign;
+	/*
+	 * A reference to a field variable of its own histogram whose value
+	 * is a plain field of the record (an action's parameter): the
+	 * field, read from the record when the action needs it rather than
+	 * stored in the entry and read back; for a string, the entry's
+	 * string to copy it into when the record's bytes hold no NUL.
+	 */
+	const struct hist_field *direct;
+	unsigned int direct_str;
 };
 
 struct hist_attrs {
@@ -180,6 +189,8 @@ struct hist_attrs {
 struct field_var {
 	struct hist_field *var;
 	struct hist_field *val;
+	bool direct;			/* only read by its own histogram's
+					 * references: never stored */
 };
 
 /* A histogram made on another event to hold a field an action needs. */
@@ -269,6 +280,7 @@ struct hist_data {
 	struct field_var *field_vars[HIST_PARAMS_MAX];
 	unsigned int n_field_vars;
 	unsigned int n_field_var_str;
+	unsigned int n_direct_field_vars;	/* of them direct */
 	struct field_var_hist *field_var_hists[HIST_PARAMS_MAX];
 	unsigned int n_field_var_hists;
 	struct field_var *save_vars[HIST_PARAMS_MAX];
@@ -510,6 +522,7 @@ void print_actions(struct strbuf *out, const struct hist_data *hd,
 void track_data_snapshot_print(struct strbuf *out, const struct hist_data *hd);
 bool hist_field_vars_debug(struct strbuf *out, const struct hist_data *hd);
 void hist_actions_debug(struct strbuf *out, const struct hist_data *hd);
+void mark_direct_field_vars(struct hist_data *hd);
 void update_field_vars(const struct hist_ctx *cx, struct hist_data *hd,
 		       struct tracing_map_elt *elt);
 void hist_trigger_actions(const struct hist_ctx *cx, struct hist_data *hd,

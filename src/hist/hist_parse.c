@@ -747,6 +747,7 @@ int hist_create_map(struct hist_data *hd)
 		else
 			hd->other_refs[hd->n_other_refs++] = (unsigned char)i;
 	}
+	mark_direct_field_vars(hd);
 	/* a lookup in a referenced histogram reads its key's length of
 	 * this event's key: zero what ours does not write */
 	hd->clear_key_size = hd->key_filled ? 0 : hd->key_size;

@@ -547,16 +547,45 @@ static bool resolve_other_refs(struct hist_data *hd, const void *key,
 	return true;
 }
 
+/*
+ * A direct field variable's value (mark_direct_field_vars): a number
+ * from the record, or a string where the record holds it, NUL and all
+ * within the bytes the entry's copy would take; else that copy.
+ */
+static uint64_t direct_field_var(const struct hist_ctx *cx,
+				 const struct hist_field *ref)
+{
+	const struct hist_field *f = ref->direct;
+	const struct tf_record *rec = cx->rec;
+	const struct tf_field *fl = f->field;
+	char *str;
+
+	if (f->fn != HIST_FN_STRING)
+		return hist_eval(cx, f);
+	if (fl->offset + fl->size <= rec->size &&
+	    tf_short_has_nul(rec->data + fl->offset, hist_str_size(f)))
+		return (uint64_t)(uintptr_t)(rec->data + fl->offset);
+	str = tracing_map_elt_str(cx->map, cx->elt, ref->direct_str);
+	hist_copy_str(str, f, rec, 0);
+	return (uint64_t)(uintptr_t)str;
+}
+
 /* ... and those in itself: in @self, the entry of this event's key,
  * just updated; read, not consumed. */
-static inline bool resolve_self_refs(const struct hist_data *hd,
+static inline bool resolve_self_refs(const struct hist_ctx *cx,
+				     const struct hist_data *hd,
 				     uint64_t *vals,
 				     struct tracing_map_elt *self)
 {
 	for (unsigned int j = 0; j < hd->n_self_refs; j++) {
 		unsigned int i = hd->self_refs[j];
-		unsigned int idx = hd->var_refs[i]->var.idx;
+		const struct hist_field *ref = hd->var_refs[i];
+		unsigned int idx = ref->var.idx;
 
+		if (ref->direct) {
+			vals[i] = direct_field_var(cx, ref);
+			continue;
+		}
 		if (!tracing_map_var_set(self, idx))
 			return false;
 		vals[i] = tracing_map_read_var(self, idx);
@@ -691,7 +720,7 @@ static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
 		}
 		tracing_map_set_var(elt, f->var.idx, v);
 	}
-	if (hd->n_field_vars)
+	if (hd->n_field_vars > hd->n_direct_field_vars)
 		update_field_vars(cx, hd, elt);
 }
 
@@ -767,7 +796,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 	cx.elt = elt;
 	cx.map = map;
 	hist_elt_update(&cx, hd, slot);
-	if (resolve_self_refs(hd, vals, elt) && hd->n_actions)
+	if (resolve_self_refs(&cx, hd, vals, elt) && hd->n_actions)
 		hist_trigger_actions(&cx, hd, elt, key, vals);
 out:
 	hist_pad_cnt--;

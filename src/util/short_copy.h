@@ -10,6 +10,7 @@
 #ifndef TF_UTIL_SHORT_COPY_H
 #define TF_UTIL_SHORT_COPY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -53,6 +54,26 @@ static inline void tf_short_zero_words(void *dst, size_t n)
 	__asm__("" : "+r"(z));
 	for (size_t i = 0; i < n; i += 8)
 		__builtin_memcpy((unsigned char *)dst + i, &z, 8);
+}
+
+/* Whether the @n bytes at @p hold a NUL: a word at a time, the last
+ * bytes one by one; nothing past @p + @n is read. */
+static inline bool tf_short_has_nul(const void *p, size_t n)
+{
+	const unsigned char *s = p;
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		__builtin_memcpy(&w, s + i, 8);
+		if ((w - 0x0101010101010101ull) & ~w & 0x8080808080808080ull)
+			return true;
+	}
+	for (; i < n; i++)
+		if (!s[i])
+			return true;
+	return false;
 }
 
 /*
