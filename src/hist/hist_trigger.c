@@ -427,7 +427,8 @@ static void hist_update_simple(struct hist_data *hd,
 	unsigned int slot = hist_slot(map->n_slots);
 
 	simple_key_vals(hd, rec, key, vals);
-	simple_add(map, slot, tracing_map_insert(map, slot, key, NULL), vals);
+	simple_add(map, slot, tracing_map_insert_comm(map, slot, key,
+				tracing_map_hash(key, map->key_size), NULL), vals);
 }
 
 /*
@@ -790,7 +791,9 @@ static void hist_trigger_func(struct tf_trigger *data,
 	if (hd->need_comm)
 		record_comm(hd, rec, comm);
 	slot = hist_slot(map->n_slots);
-	elt = tracing_map_insert(map, slot, key, hd->need_comm ? comm : NULL);
+	elt = tracing_map_insert_comm(map, slot, key,
+				      tracing_map_hash(key, map->key_size),
+				      hd->need_comm ? comm : NULL);
 	if (!elt)
 		goto out;
 	cx.elt = elt;

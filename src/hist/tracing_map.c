@@ -23,30 +23,16 @@
 
 /* ---- hashing and key comparison ------------------------------------- */
 
-static inline uint64_t load_word(const unsigned char *p)
-{
-	uint64_t w;
-
-	memcpy(&w, p, sizeof(w));
-	return w;
-}
-
-/*
- * Keys are a few 8-byte words (the hist code pads every key field to 8
- * bytes), so hash them a word at a time; the kernel's jhash would do, but
- * the slot a key lands in is invisible to users: the sort orders entries
- * by their key bytes before anything else (see tracing_map_sort_entries).
- */
-/* The hash of a key of any size: tm_hash()'s general case. */
-static __attribute__((noinline)) uint32_t tm_hash_any(const void *key,
-						      unsigned int size)
+/* The hash of a key of any size: tracing_map_hash()'s general case
+ * (the kernel's jhash would do as well: see tracing_map.h). */
+uint32_t tracing_map_hash_any(const void *key, unsigned int size)
 {
 	const unsigned char *p = key;
 	uint64_t h = tracing_map_hash_start(size);
 	unsigned int i = 0;
 
 	for (; i + 8 <= size; i += 8)
-		h = tracing_map_hash_mix(h, load_word(p + i));
+		h = tracing_map_hash_mix(h, tracing_map_load_word(p + i));
 	if (i < size) {
 		uint64_t w = 0;
 
@@ -56,63 +42,13 @@ static __attribute__((noinline)) uint32_t tm_hash_any(const void *key,
 	return tracing_map_hash_end(h);
 }
 
-/* ... inline for one and two words (tm_hash_any()'s loop unrolled) */
-static inline uint32_t tm_hash(const void *key, unsigned int size)
-{
-	const unsigned char *p = key;
-
-	if (size == 8)
-		return tracing_map_hash_word(load_word(p));
-	if (size == 16)
-		return tracing_map_hash_end(tracing_map_hash_mix(
-			tracing_map_hash_mix(tracing_map_hash_start(16),
-					     load_word(p)),
-			load_word(p + 8)));
-	return tm_hash_any(key, size);
-}
-
-/* The second word of a key of 9-16 bytes (the rest zero). */
-static inline uint64_t second_word(const void *key, unsigned int size)
-{
-	uint64_t w = 0;
-
-	if (size == 16)	/* two numeric keys: the common case */
-		return load_word((const unsigned char *)key + 8);
-	memcpy(&w, (const unsigned char *)key + 8, size - 8);
-	return w;
-}
-
 /* Whether @map's buckets hold a second key word. */
 static inline bool has_word2(const struct tracing_map *map)
 {
 	return map->bucket_shift == 5;
 }
 
-/* The entry a published bucket's val names. */
-static inline uint32_t val_idx(uint32_t val)
-{
-	return (val & TRACING_MAP_VAL_IDX_MASK) - 1;
-}
-
-static inline uint64_t first_word(const void *key, unsigned int size)
-{
-	uint64_t w = 0;
-
-	if (size >= 8)
-		return load_word(key);
-	memcpy(&w, key, size);
-	return w;
-}
-
 /* ---- creation and destruction ---------------------------------------- */
-
-static inline struct tracing_map_elt *elt_at(struct tracing_map *map,
-					     uint32_t idx)
-{
-	return (struct tracing_map_elt *)(map->elt_mem +
-					  (size_t)idx * map->elt_stride +
-					  map->elt_head);
-}
 
 static size_t align_up(size_t n, size_t a)
 {
@@ -228,7 +164,7 @@ static void populate(void *p, size_t size)
 static inline const unsigned char *key_at(struct tracing_map *map,
 					  uint32_t idx)
 {
-	return (const unsigned char *)elt_at(map, idx) + map->key_off;
+	return (const unsigned char *)tracing_map_elt_at(map, idx) + map->key_off;
 }
 
 static int create(unsigned int map_bits, unsigned int max_bits,
@@ -367,13 +303,6 @@ int tracing_map_add_key_field(struct tracing_map *map, unsigned int offset,
 
 /* ---- insertion -------------------------------------------------------- */
 
-/* Count in a slot's counter: one writer, readers load it atomically. */
-static inline void slot_inc(uint64_t *counter)
-{
-	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1,
-			 __ATOMIC_RELAXED);
-}
-
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -395,23 +324,6 @@ static void wait_for_publish(unsigned int *tries)
 		cpu_relax();
 }
 
-/*
- * The slot's last insert: @elt in bucket @idx (@entry), published as
- * @val; where the slot's sums for it are if the bucket holds them.
- */
-static inline void note_last(struct tracing_map *map,
-			     struct tracing_map_slot *s,
-			     struct tracing_map_elt *elt, uint32_t idx,
-			     struct tracing_map_entry *entry, uint32_t val)
-{
-	s->last_elt = elt;
-	s->last_bucket = idx;
-	s->last_sums = map->bucket_sums &&
-		       val >> TRACING_MAP_VAL_OWNER_SHIFT ==
-		       (uint32_t)(s - map->slots) + 1 ?
-		       tracing_map_bucket_sum(entry) : NULL;
-}
-
 static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 					 struct tracing_map_slot *s,
 					 uint32_t bucket, const void *key,
@@ -428,14 +340,14 @@ static struct tracing_map_elt *claim_elt(struct tracing_map *map,
 		__atomic_store_n(&entry->key, 0, __ATOMIC_RELAXED);
 		return NULL;
 	}
-	elt = elt_at(map, idx);
+	elt = tracing_map_elt_at(map, idx);
 	elt->bucket = bucket;
 	if ((map->entry_sums || map->bucket_sums) && s)
 		elt->owner = (uint32_t)(s - map->slots) + 1;
 	memcpy(tracing_map_elt_key(map, elt), key, map->key_size);
-	entry->key_word = first_word(key, map->key_size);
+	entry->key_word = tracing_map_key_word(key, map->key_size);
 	if (has_word2(map))
-		*tracing_map_bucket_word2(entry) = second_word(key,
+		*tracing_map_bucket_word2(entry) = tracing_map_key_word2(key,
 							       map->key_size);
 	if (comm)
 		strncpy(tracing_map_elt_comm(map, elt), comm,
@@ -481,7 +393,7 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 	  struct tracing_map_slot *s)
 {
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
-	uint64_t key_word = first_word(key, map->key_size);
+	uint64_t key_word = tracing_map_key_word(key, map->key_size);
 	unsigned int tries = 0, probes = 0;
 
 	if (full_and_absent(map, key_hash)) {
@@ -506,13 +418,13 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 			/* published: key_word is visible (acquire on val) */
 			if (entry->key_word == key_word &&
 			    (map->key_size <= 8 ||
-			     !memcmp(key, key_at(map, val_idx(val)),
+			     !memcmp(key, key_at(map, tracing_map_val_idx(val)),
 				     map->key_size))) {
 				if (s)
-					note_last(map, s, elt_at(map,
-						  val_idx(val)), idx, entry,
+					tracing_map_note_last(map, s, tracing_map_elt_at(map,
+						  tracing_map_val_idx(val)), idx, entry,
 						  val);
-				return elt_at(map, val_idx(val));
+				return tracing_map_elt_at(map, tracing_map_val_idx(val));
 			}
 		} else if (!test_key) {
 			uint32_t expected = 0;
@@ -537,7 +449,7 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 				if (!elt)
 					break;
 				if (s)
-					note_last(map, s, elt, idx, entry,
+					tracing_map_note_last(map, s, elt, idx, entry,
 						  elt->owner <<
 						  TRACING_MAP_VAL_OWNER_SHIFT);
 				return elt;
@@ -553,91 +465,35 @@ tm_insert(struct tracing_map *map, const void *key, uint32_t key_hash,
 	return NULL;
 }
 
-/* Everything but a hit on a one-word key: out of line, so that the
- * common case needs few registers. */
-static __attribute__((noinline)) struct tracing_map_elt *
-insert_slow(struct tracing_map *map, struct tracing_map_slot *s,
-	    const void *key, uint32_t key_hash, const char *comm)
-{
-	struct tracing_map_elt *elt;
-	bool dropped = false;
-
-	elt = tm_insert(map, key, key_hash, comm, false, &dropped, s);
-	slot_inc(elt ? &s->hits : &s->drops);
-	return elt;
-}
-
-/* tracing_map_insert() of a key whose hash is known */
-static inline __attribute__((always_inline)) struct tracing_map_elt *
-insert_hashed(struct tracing_map *map, unsigned int slot, const void *key,
-	      uint32_t key_hash, const char *comm)
-{
-	struct tracing_map_slot *s = &map->slots[slot];
-	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
-	struct tracing_map_entry *entry = tracing_map_bucket(map, idx);
-	uint32_t val;
-
-	/*
-	 * The sums of the key's entry sit at its bucket's index (unless the
-	 * entry holds them): fetch their line while the bucket's is fetched
-	 * (the entry is in its home bucket or the next, mostly the same
-	 * sums line).
-	 */
-	tracing_map_prefetch_beside(map, s, idx);
-	/*
-	 * The common case: a one- or two-word key that is there.  Probe as
-	 * tm_insert() does; anything else (an empty bucket: a new key or a
-	 * drop; an entry being published) is the slow path's.  Half the
-	 * buckets at most are used, so the probe meets an empty one.
-	 */
-	if (map->key_size <= 16) {
-		uint64_t key_word = first_word(key, map->key_size);
-
-		for (;;) {
-			uint32_t test_key = __atomic_load_n(&entry->key,
-							    __ATOMIC_ACQUIRE);
-
-			if (test_key == key_hash) {
-				val = __atomic_load_n(&entry->val,
-						      __ATOMIC_ACQUIRE);
-				if (!val)
-					break;
-				/* published: both words are visible */
-				if (entry->key_word == key_word &&
-				    (map->key_size <= 8 ||
-				     *tracing_map_bucket_word2(entry) ==
-				     second_word(key, map->key_size))) {
-					struct tracing_map_elt *elt =
-						elt_at(map, val_idx(val));
-
-					note_last(map, s, elt, idx, entry,
-						  val);
-					slot_inc(&s->hits);
-					return elt;
-				}
-			} else if (!test_key) {
-				break;
-			}
-			idx = (idx + 1) & (map->map_size - 1);
-			entry = tracing_map_bucket(map, idx);
-		}
-	}
-	return insert_slow(map, s, key, key_hash, comm);
-}
-
 struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
 					   unsigned int slot, const void *key,
 					   const char *comm)
 {
-	return insert_hashed(map, slot, key, tm_hash(key, map->key_size),
-			     comm);
+	return tracing_map_insert_comm(map, slot, key,
+				       tracing_map_hash(key, map->key_size),
+				       comm);
+}
+
+struct tracing_map_elt *tracing_map_insert_slow(struct tracing_map *map,
+						unsigned int slot,
+						const void *key,
+						uint32_t key_hash,
+						const char *comm)
+{
+	struct tracing_map_slot *s = &map->slots[slot];
+	struct tracing_map_elt *elt;
+	bool dropped = false;
+
+	elt = tm_insert(map, key, key_hash, comm, false, &dropped, s);
+	tracing_map_count(elt ? &s->hits : &s->drops);
+	return elt;
 }
 
 uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
 				  const void *key)
 {
 	const struct tracing_map_slot *s = &map->slots[slot];
-	uint32_t key_hash = tm_hash(key, map->key_size);
+	uint32_t key_hash = tracing_map_hash(key, map->key_size);
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
 
 	__builtin_prefetch(tracing_map_bucket(map, idx));
@@ -645,46 +501,12 @@ uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
 	return key_hash;
 }
 
-struct tracing_map_elt *tracing_map_insert_hashed(struct tracing_map *map,
-						  unsigned int slot,
-						  const void *key,
-						  uint32_t key_hash)
-{
-	return insert_hashed(map, slot, key, key_hash, NULL);
-}
-
-struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
-					   const void *key)
+struct tracing_map_elt *tracing_map_lookup_slow(struct tracing_map *map,
+						const void *key)
 {
 	bool dropped = false;
 
-	/* a one-word key that is there, or surely not: without the slow
-	 * path's checks (a variable reference looks one up per event) */
-	if (map->key_size == 8) {
-		uint64_t w = load_word(key);
-		uint32_t h = tracing_map_hash_word(w);
-		uint32_t idx = h >> (32 - (map->map_bits + 1));
-
-		for (;;) {
-			struct tracing_map_entry *e = tracing_map_bucket(map, idx);
-			uint32_t tk = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
-
-			if (tk == h) {
-				uint32_t val = __atomic_load_n(&e->val,
-							       __ATOMIC_ACQUIRE);
-
-				if (!val)
-					break;	/* being published */
-				if (e->key_word == w)
-					return elt_at(map, val_idx(val));
-			} else if (!tk) {
-				return NULL;
-			}
-			idx = (idx + 1) & (map->map_size - 1);
-		}
-	}
-
-	return tm_insert(map, key, tm_hash(key, map->key_size), NULL, true,
+	return tm_insert(map, key, tracing_map_hash(key, map->key_size), NULL, true,
 			 &dropped, NULL);
 }
 
@@ -1258,7 +1080,7 @@ static int snapshot(struct tracing_map *map,
 		val = __atomic_load_n(&entry->val, __ATOMIC_ACQUIRE);
 		if (!val)
 			continue;
-		elt = elt_at(map, val_idx(val));
+		elt = tracing_map_elt_at(map, tracing_map_val_idx(val));
 		se = (struct tracing_map_sort_entry *)(mem + (size_t)n * stride);
 		se->key = tracing_map_elt_key(map, elt);
 		se->elt = elt;

@@ -254,31 +254,6 @@ tracing_map_cmp_fn_t tracing_map_cmp_num(int field_size, int field_is_signed);
 int tracing_map_cmp_string(const void *val_a, const void *val_b);
 int tracing_map_cmp_none(const void *val_a, const void *val_b);
 
-/*
- * Find the entry for key, inserting it if new, and count a hit in slot;
- * comm (may be NULL) is saved in a new entry.  Returns NULL, counting a
- * drop in slot, when the key is new and the map full.
- */
-struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
-					   unsigned int slot, const void *key,
-					   const char *comm);
-/*
- * For an insert put off a few events (see hist_trigger.c, "Deferred
- * updates"): fetches into the cache what tracing_map_insert(@map,
- * @slot, @key) will read (the key's home bucket, @slot's sums beside
- * it), changing nothing, and returns the key's hash for
- * tracing_map_insert_hashed(), which then inserts @key as
- * tracing_map_insert() does (no comm saved).
- */
-uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
-				  const void *key);
-struct tracing_map_elt *tracing_map_insert_hashed(struct tracing_map *map,
-						  unsigned int slot,
-						  const void *key,
-						  uint32_t key_hash);
-/* Find the entry for key without inserting or counting. */
-struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
-					   const void *key);
 
 /* The hash of a one-word (8-byte) key, as tracing_map_insert() takes it. */
 /* The key hash's steps: a start for @size bytes, a word mixed in, the
@@ -361,6 +336,241 @@ tracing_map_prefetch_word(struct tracing_map *map, unsigned int slot,
 
 	__builtin_prefetch(tracing_map_bucket(map, idx));
 	tracing_map_prefetch_beside(map, &map->slots[slot], idx);
+}
+
+/* ---- finding and inserting keys ----------------------------------------
+ * The event path's common case, a hit on a key of one or two words, is
+ * inline here, without a call or a frame of its own; anything else (a
+ * new key, a drop, an entry being published, longer keys) is
+ * tracing_map.c's.
+ */
+
+static inline uint64_t tracing_map_load_word(const void *p)
+{
+	uint64_t w;
+
+	__builtin_memcpy(&w, p, sizeof(w));
+	return w;
+}
+
+/* A key's first word, and the second of a key of 9-16 bytes (the
+ * rest zero). */
+static inline uint64_t tracing_map_key_word(const void *key, unsigned int size)
+{
+	uint64_t w = 0;
+
+	if (size >= 8)
+		return tracing_map_load_word(key);
+	__builtin_memcpy(&w, key, size);
+	return w;
+}
+
+static inline uint64_t tracing_map_key_word2(const void *key,
+					     unsigned int size)
+{
+	uint64_t w = 0;
+
+	if (size == 16)	/* two numeric keys: the common case */
+		return tracing_map_load_word((const unsigned char *)key + 8);
+	__builtin_memcpy(&w, (const unsigned char *)key + 8, size - 8);
+	return w;
+}
+
+/*
+ * The hash of a key of @size bytes: a word at a time (the hist code pads
+ * every key field to 8 bytes); one and two words inline.  The slot a key
+ * lands in is invisible to users: the sort orders entries by their key
+ * bytes before anything else (see tracing_map_sort_entries).
+ */
+uint32_t tracing_map_hash_any(const void *key, unsigned int size);
+
+static inline uint32_t tracing_map_hash(const void *key, unsigned int size)
+{
+	const unsigned char *p = key;
+
+	if (size == 8)
+		return tracing_map_hash_word(tracing_map_load_word(p));
+	if (size == 16)
+		return tracing_map_hash_end(tracing_map_hash_mix(
+			tracing_map_hash_mix(tracing_map_hash_start(16),
+					     tracing_map_load_word(p)),
+			tracing_map_load_word(p + 8)));
+	return tracing_map_hash_any(key, size);
+}
+
+/* The entry a published bucket's val names. */
+static inline uint32_t tracing_map_val_idx(uint32_t val)
+{
+	return (val & TRACING_MAP_VAL_IDX_MASK) - 1;
+}
+
+static inline struct tracing_map_elt *
+tracing_map_elt_at(const struct tracing_map *map, uint32_t idx)
+{
+	return (struct tracing_map_elt *)(map->elt_mem +
+					  (size_t)idx * map->elt_stride +
+					  map->elt_head);
+}
+
+/* Count in a slot's counter: one writer, readers load it atomically. */
+static inline void tracing_map_count(uint64_t *counter)
+{
+	__atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+}
+
+/*
+ * The slot's last insert: @elt in bucket @idx (@entry), published as
+ * @val; where the slot's sums for it are if the bucket holds them.
+ */
+static inline void tracing_map_note_last(struct tracing_map *map,
+					 struct tracing_map_slot *s,
+					 struct tracing_map_elt *elt,
+					 uint32_t idx,
+					 struct tracing_map_entry *entry,
+					 uint32_t val)
+{
+	s->last_elt = elt;
+	s->last_bucket = idx;
+	s->last_sums = map->bucket_sums &&
+		       val >> TRACING_MAP_VAL_OWNER_SHIFT ==
+		       (uint32_t)(s - map->slots) + 1 ?
+		       tracing_map_bucket_sum(entry) : NULL;
+}
+
+/* tracing_map_insert() past a hit on a short key (out of line). */
+struct tracing_map_elt *tracing_map_insert_slow(struct tracing_map *map,
+						unsigned int slot,
+						const void *key,
+						uint32_t key_hash,
+						const char *comm);
+
+/* tracing_map_insert() of a key whose hash (tracing_map_hash()) is known */
+static inline __attribute__((always_inline)) struct tracing_map_elt *
+tracing_map_insert_comm(struct tracing_map *map, unsigned int slot,
+			const void *key, uint32_t key_hash, const char *comm)
+{
+	struct tracing_map_slot *s = &map->slots[slot];
+	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
+	struct tracing_map_entry *entry = tracing_map_bucket(map, idx);
+	uint32_t val;
+
+	/*
+	 * The sums of the key's entry sit at its bucket's index (unless the
+	 * entry holds them): fetch their line while the bucket's is fetched
+	 * (the entry is in its home bucket or the next, mostly the same
+	 * sums line).
+	 */
+	tracing_map_prefetch_beside(map, s, idx);
+	/*
+	 * The common case: a one- or two-word key that is there.  Probe as
+	 * the slow path does; anything else (an empty bucket: a new key or
+	 * a drop; an entry being published) is the slow path's.  Half the
+	 * buckets at most are used, so the probe meets an empty one.
+	 */
+	if (map->key_size <= 16) {
+		uint64_t key_word = tracing_map_key_word(key, map->key_size);
+
+		for (;;) {
+			uint32_t test_key = __atomic_load_n(&entry->key,
+							    __ATOMIC_ACQUIRE);
+
+			if (test_key == key_hash) {
+				val = __atomic_load_n(&entry->val,
+						      __ATOMIC_ACQUIRE);
+				if (!val)
+					break;
+				/* published: both words are visible */
+				if (entry->key_word == key_word &&
+				    (map->key_size <= 8 ||
+				     *tracing_map_bucket_word2(entry) ==
+				     tracing_map_key_word2(key,
+							   map->key_size))) {
+					struct tracing_map_elt *elt =
+						tracing_map_elt_at(map,
+							tracing_map_val_idx(val));
+
+					tracing_map_note_last(map, s, elt, idx,
+							      entry, val);
+					tracing_map_count(&s->hits);
+					return elt;
+				}
+			} else if (!test_key) {
+				break;
+			}
+			idx = (idx + 1) & (map->map_size - 1);
+			entry = tracing_map_bucket(map, idx);
+		}
+	}
+	return tracing_map_insert_slow(map, slot, key, key_hash, comm);
+}
+
+/*
+ * Find the entry for key, inserting it if new, and count a hit in slot;
+ * comm (may be NULL) is saved in a new entry.  Returns NULL, counting a
+ * drop in slot, when the key is new and the map full.  Out of line; the
+ * event path inlines tracing_map_insert_comm(map, slot, key,
+ * tracing_map_hash(key, map->key_size), comm) instead.
+ */
+struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
+					   unsigned int slot, const void *key,
+					   const char *comm);
+
+/*
+ * For an insert put off a few events (see hist_trigger.c, "Deferred
+ * updates"): fetches into the cache what tracing_map_insert(@map,
+ * @slot, @key) will read (the key's home bucket, @slot's sums beside
+ * it), changing nothing, and returns the key's hash for
+ * tracing_map_insert_hashed(), which then inserts @key as
+ * tracing_map_insert() does (no comm saved).
+ */
+uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
+				  const void *key);
+
+static inline __attribute__((always_inline)) struct tracing_map_elt *
+tracing_map_insert_hashed(struct tracing_map *map, unsigned int slot,
+			  const void *key, uint32_t key_hash)
+{
+	return tracing_map_insert_comm(map, slot, key, key_hash, NULL);
+}
+
+/* tracing_map_lookup() of any key (out of line). */
+struct tracing_map_elt *tracing_map_lookup_slow(struct tracing_map *map,
+						const void *key);
+
+/*
+ * Find the entry for key without inserting or counting: a one-word key
+ * that is there, or surely not, inline (a variable reference looks one
+ * up per event).
+ */
+static inline struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
+							 const void *key)
+{
+	if (map->key_size == 8) {
+		uint64_t w = tracing_map_load_word(key);
+		uint32_t h = tracing_map_hash_word(w);
+		uint32_t idx = h >> (32 - (map->map_bits + 1));
+
+		for (;;) {
+			struct tracing_map_entry *e = tracing_map_bucket(map, idx);
+			uint32_t tk = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
+
+			if (tk == h) {
+				uint32_t val = __atomic_load_n(&e->val,
+							       __ATOMIC_ACQUIRE);
+
+				if (!val)
+					break;	/* being published */
+				if (e->key_word == w)
+					return tracing_map_elt_at(map,
+						tracing_map_val_idx(val));
+			} else if (!tk) {
+				return NULL;
+			}
+			idx = (idx + 1) & (map->map_size - 1);
+		}
+	}
+	return tracing_map_lookup_slow(map, key);
 }
 
 /*
