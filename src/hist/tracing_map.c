@@ -489,18 +489,6 @@ struct tracing_map_elt *tracing_map_insert_slow(struct tracing_map *map,
 	return elt;
 }
 
-uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
-				  const void *key)
-{
-	const struct tracing_map_slot *s = &map->slots[slot];
-	uint32_t key_hash = tracing_map_hash(key, map->key_size);
-	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
-
-	__builtin_prefetch(tracing_map_bucket(map, idx));
-	tracing_map_prefetch_beside(map, s, idx);
-	return key_hash;
-}
-
 struct tracing_map_elt *tracing_map_lookup_slow(struct tracing_map *map,
 						const void *key)
 {

@@ -524,8 +524,17 @@ struct tracing_map_elt *tracing_map_insert(struct tracing_map *map,
  * tracing_map_insert_hashed(), which then inserts @key as
  * tracing_map_insert() does (no comm saved).
  */
-uint32_t tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
-				  const void *key);
+static inline __attribute__((always_inline)) uint32_t
+tracing_map_prefetch_key(struct tracing_map *map, unsigned int slot,
+			 const void *key)
+{
+	uint32_t key_hash = tracing_map_hash(key, map->key_size);
+	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
+
+	__builtin_prefetch(tracing_map_bucket(map, idx));
+	tracing_map_prefetch_beside(map, &map->slots[slot], idx);
+	return key_hash;
+}
 
 static inline __attribute__((always_inline)) struct tracing_map_elt *
 tracing_map_insert_hashed(struct tracing_map *map, unsigned int slot,
