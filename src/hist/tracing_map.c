@@ -42,6 +42,29 @@ uint32_t tracing_map_hash_any(const void *key, unsigned int size)
 	return tracing_map_hash_end(h);
 }
 
+/* A key's first word, and the second of a key of 9-16 bytes (the
+ * rest zero). */
+static inline uint64_t tracing_map_key_word(const void *key, unsigned int size)
+{
+	uint64_t w = 0;
+
+	if (size >= 8)
+		return tracing_map_load_word(key);
+	memcpy(&w, key, size);
+	return w;
+}
+
+static inline uint64_t tracing_map_key_word2(const void *key,
+					     unsigned int size)
+{
+	uint64_t w = 0;
+
+	if (size == 16)	/* two numeric keys: the common case */
+		return tracing_map_load_word((const unsigned char *)key + 8);
+	memcpy(&w, (const unsigned char *)key + 8, size - 8);
+	return w;
+}
+
 /* Whether @map's buckets hold a second key word. */
 static inline bool has_word2(const struct tracing_map *map)
 {

@@ -353,29 +353,6 @@ static inline uint64_t tracing_map_load_word(const void *p)
 	return w;
 }
 
-/* A key's first word, and the second of a key of 9-16 bytes (the
- * rest zero). */
-static inline uint64_t tracing_map_key_word(const void *key, unsigned int size)
-{
-	uint64_t w = 0;
-
-	if (size >= 8)
-		return tracing_map_load_word(key);
-	__builtin_memcpy(&w, key, size);
-	return w;
-}
-
-static inline uint64_t tracing_map_key_word2(const void *key,
-					     unsigned int size)
-{
-	uint64_t w = 0;
-
-	if (size == 16)	/* two numeric keys: the common case */
-		return tracing_map_load_word((const unsigned char *)key + 8);
-	__builtin_memcpy(&w, (const unsigned char *)key + 8, size - 8);
-	return w;
-}
-
 /*
  * The hash of a key of @size bytes: a word at a time (the hist code pads
  * every key field to 8 bytes); one and two words inline.  The slot a key
@@ -445,6 +422,57 @@ struct tracing_map_elt *tracing_map_insert_slow(struct tracing_map *map,
 						uint32_t key_hash,
 						const char *comm);
 
+/*
+ * The probe for a key of @size bytes (8 or 16, a constant where it is
+ * inlined) that is there, from bucket @idx: its entry, noted as the
+ * slot's last; NULL for anything else (an empty bucket: a new key or
+ * a drop; an entry being published), which is the slow path's.  Half
+ * the buckets at most are used, so the probe meets an empty one.
+ */
+static inline __attribute__((always_inline)) struct tracing_map_elt *
+tracing_map_probe(struct tracing_map *map, struct tracing_map_slot *s,
+		  uint32_t idx, const void *key, uint32_t key_hash,
+		  unsigned int size)
+{
+	uint64_t key_word = tracing_map_load_word(key);
+
+	for (;;) {
+		struct tracing_map_entry *entry = tracing_map_bucket(map, idx);
+		uint32_t test_key = __atomic_load_n(&entry->key,
+						    __ATOMIC_ACQUIRE);
+		uint32_t val;
+
+		if (test_key == key_hash) {
+			val = __atomic_load_n(&entry->val, __ATOMIC_ACQUIRE);
+			if (!val)
+				return NULL;
+			/* published: both words are visible */
+			if (entry->key_word == key_word &&
+			    (size == 8 || *tracing_map_bucket_word2(entry) ==
+			     tracing_map_load_word((const char *)key + 8))) {
+				struct tracing_map_elt *elt =
+					tracing_map_elt_at(map,
+						tracing_map_val_idx(val));
+
+				/* a one-word key's bucket holds no sum */
+				if (size == 8) {
+					s->last_elt = elt;
+					s->last_bucket = idx;
+					s->last_sums = NULL;
+				} else {
+					tracing_map_note_last(map, s, elt, idx,
+							      entry, val);
+				}
+				tracing_map_count(&s->hits);
+				return elt;
+			}
+		} else if (!test_key) {
+			return NULL;
+		}
+		idx = (idx + 1) & (map->map_size - 1);
+	}
+}
+
 /* tracing_map_insert() of a key whose hash (tracing_map_hash()) is known */
 static inline __attribute__((always_inline)) struct tracing_map_elt *
 tracing_map_insert_comm(struct tracing_map *map, unsigned int slot,
@@ -452,8 +480,7 @@ tracing_map_insert_comm(struct tracing_map *map, unsigned int slot,
 {
 	struct tracing_map_slot *s = &map->slots[slot];
 	uint32_t idx = key_hash >> (32 - (map->map_bits + 1));
-	struct tracing_map_entry *entry = tracing_map_bucket(map, idx);
-	uint32_t val;
+	struct tracing_map_elt *elt = NULL;
 
 	/*
 	 * The sums of the key's entry sit at its bucket's index (unless the
@@ -462,47 +489,14 @@ tracing_map_insert_comm(struct tracing_map *map, unsigned int slot,
 	 * sums line).
 	 */
 	tracing_map_prefetch_beside(map, s, idx);
-	/*
-	 * The common case: a one- or two-word key that is there.  Probe as
-	 * the slow path does; anything else (an empty bucket: a new key or
-	 * a drop; an entry being published) is the slow path's.  Half the
-	 * buckets at most are used, so the probe meets an empty one.
-	 */
-	if (map->key_size <= 16) {
-		uint64_t key_word = tracing_map_key_word(key, map->key_size);
-
-		for (;;) {
-			uint32_t test_key = __atomic_load_n(&entry->key,
-							    __ATOMIC_ACQUIRE);
-
-			if (test_key == key_hash) {
-				val = __atomic_load_n(&entry->val,
-						      __ATOMIC_ACQUIRE);
-				if (!val)
-					break;
-				/* published: both words are visible */
-				if (entry->key_word == key_word &&
-				    (map->key_size <= 8 ||
-				     *tracing_map_bucket_word2(entry) ==
-				     tracing_map_key_word2(key,
-							   map->key_size))) {
-					struct tracing_map_elt *elt =
-						tracing_map_elt_at(map,
-							tracing_map_val_idx(val));
-
-					tracing_map_note_last(map, s, elt, idx,
-							      entry, val);
-					tracing_map_count(&s->hits);
-					return elt;
-				}
-			} else if (!test_key) {
-				break;
-			}
-			idx = (idx + 1) & (map->map_size - 1);
-			entry = tracing_map_bucket(map, idx);
-		}
-	}
-	return tracing_map_insert_slow(map, slot, key, key_hash, comm);
+	/* the common case, a one- or two-word key that is there, with
+	 * the key's size known to each copy of the probe */
+	if (map->key_size == 8)
+		elt = tracing_map_probe(map, s, idx, key, key_hash, 8);
+	else if (map->key_size == 16)
+		elt = tracing_map_probe(map, s, idx, key, key_hash, 16);
+	return elt ? elt : tracing_map_insert_slow(map, slot, key, key_hash,
+						   comm);
 }
 
 /*
