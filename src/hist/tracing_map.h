@@ -254,8 +254,6 @@ tracing_map_cmp_fn_t tracing_map_cmp_num(int field_size, int field_is_signed);
 int tracing_map_cmp_string(const void *val_a, const void *val_b);
 int tracing_map_cmp_none(const void *val_a, const void *val_b);
 
-
-/* The hash of a one-word (8-byte) key, as tracing_map_insert() takes it. */
 /* The key hash's steps: a start for @size bytes, a word mixed in, the
  * end (never 0: 0 marks a free bucket). */
 static inline uint64_t tracing_map_hash_start(unsigned int size)
@@ -276,6 +274,7 @@ static inline uint32_t tracing_map_hash_end(uint64_t h)
 	return (uint32_t)h ? (uint32_t)h : 1;
 }
 
+/* The hash of a one-word (8-byte) key, as tracing_map_insert() takes it. */
 static inline uint32_t tracing_map_hash_word(uint64_t w)
 {
 	return tracing_map_hash_end(tracing_map_hash_mix(
@@ -288,6 +287,18 @@ tracing_map_bucket(const struct tracing_map *map, uint32_t idx)
 {
 	return (struct tracing_map_entry *)((char *)map->map +
 					    ((size_t)idx << map->bucket_shift));
+}
+
+/* Bucket @idx of a map whose keys are @size bytes, a constant where
+ * it is inlined: its buckets' size is then known too. */
+static inline __attribute__((always_inline)) struct tracing_map_entry *
+tracing_map_bucket_sized(const struct tracing_map *map, uint32_t idx,
+			 unsigned int size)
+{
+	unsigned int shift = size <= 8 ? 4 : size <= 16 ? 5 : map->bucket_shift;
+
+	return (struct tracing_map_entry *)((char *)map->map +
+					    ((size_t)idx << shift));
 }
 
 /* The second key word a two-word key's bucket holds after its entry. */
@@ -334,7 +345,7 @@ tracing_map_prefetch_word(struct tracing_map *map, unsigned int slot,
 {
 	uint32_t idx = tracing_map_hash_word(key) >> (32 - (map->map_bits + 1));
 
-	__builtin_prefetch(tracing_map_bucket(map, idx));
+	__builtin_prefetch(tracing_map_bucket_sized(map, idx, 8));
 	tracing_map_prefetch_beside(map, &map->slots[slot], idx);
 }
 
@@ -437,7 +448,8 @@ tracing_map_probe(struct tracing_map *map, struct tracing_map_slot *s,
 	uint64_t key_word = tracing_map_load_word(key);
 
 	for (;;) {
-		struct tracing_map_entry *entry = tracing_map_bucket(map, idx);
+		struct tracing_map_entry *entry =
+			tracing_map_bucket_sized(map, idx, size);
 		uint32_t test_key = __atomic_load_n(&entry->key,
 						    __ATOMIC_ACQUIRE);
 		uint32_t val;
@@ -555,7 +567,8 @@ static inline struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map
 		uint32_t idx = h >> (32 - (map->map_bits + 1));
 
 		for (;;) {
-			struct tracing_map_entry *e = tracing_map_bucket(map, idx);
+			struct tracing_map_entry *e =
+				tracing_map_bucket_sized(map, idx, 8);
 			uint32_t tk = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
 
 			if (tk == h) {
