@@ -1012,7 +1012,7 @@ static void set_field_vars(const struct hist_ctx *cx,
 		const struct field_var *fv = fvs[i];
 		uint64_t v;
 
-		if (0) {
+		if (fv->direct) {	/* read where it is used */
 			j += str_or_stack(fv->val);
 			continue;
 		}
@@ -1049,10 +1049,20 @@ void mark_direct_field_vars(struct hist_data *hd)
 {
 	unsigned int str_idx[HIST_PARAMS_MAX], n_str = 0;
 
+	bool plain[HIST_PARAMS_MAX];
+
 	hd->n_direct_field_vars = 0;
 	for (unsigned int i = 0; i < hd->n_field_vars; i++) {
+		const struct hist_field *val = hd->field_vars[i]->val;
+
 		hd->field_vars[i]->direct = false;
-		str_idx[i] = str_or_stack(hd->field_vars[i]->val) ? n_str++ : 0;
+		str_idx[i] = str_or_stack(val) ? n_str++ : 0;
+		plain[i] = val->fn == HIST_FN_NUM ||
+			   (val->fn == HIST_FN_STRING && val->field &&
+			    val->field->kind == TF_FIELD_STR_STATIC &&
+			    val->field->size &&
+			    !(val->flags & (HIST_FIELD_FL_STACKTRACE |
+					    HIST_FIELD_FL_EXECNAME)));
 	}
 	for (unsigned int j = 0; j < hd->n_self_refs; j++) {
 		struct hist_field *ref = hd->var_refs[hd->self_refs[j]];
@@ -1060,18 +1070,11 @@ void mark_direct_field_vars(struct hist_data *hd)
 		ref->direct = NULL;
 		for (unsigned int i = 0; i < hd->n_field_vars; i++) {
 			struct field_var *fv = hd->field_vars[i];
-			const struct hist_field *val = fv->val;
-			bool plain = val->fn == HIST_FN_NUM ||
-				(val->fn == HIST_FN_STRING && val->field &&
-				 val->field->kind == TF_FIELD_STR_STATIC &&
-				 val->field->size &&
-				 !(val->flags & (HIST_FIELD_FL_STACKTRACE |
-						 HIST_FIELD_FL_EXECNAME)));
 
-			if (fv->var->var.idx != ref->var.idx || !plain ||
+			if (fv->var->var.idx != ref->var.idx || !plain[i] ||
 			    ref->read_once)
 				continue;
-			ref->direct = val;
+			ref->direct = fv->val;
 			ref->direct_str = str_idx[i];
 			if (!fv->direct)
 				hd->n_direct_field_vars++;

@@ -466,15 +466,8 @@ tracing_map_probe(struct tracing_map *map, struct tracing_map_slot *s,
 					tracing_map_elt_at(map,
 						tracing_map_val_idx(val));
 
-				/* a one-word key's bucket holds no sum */
-				if (size == 8) {
-					s->last_elt = elt;
-					s->last_bucket = idx;
-					s->last_sums = NULL;
-				} else {
-					tracing_map_note_last(map, s, elt, idx,
-							      entry, val);
-				}
+				tracing_map_note_last(map, s, elt, idx, entry,
+						      val);
 				tracing_map_count(&s->hits);
 				return elt;
 			}
