@@ -69,6 +69,16 @@ struct tf_synth_event {
 					 * too big for the ring buffer) */
 	unsigned n_strs;		/* char[N] fields: their slots */
 	unsigned short str_slots[TF_SYNTH_FIELDS_MAX];
+	unsigned char str_fields[TF_SYNTH_FIELDS_MAX];	/* ... and indexes */
+	/*
+	 * The numbers' fields (indexes), for a record without dynamic
+	 * fields: each value, cut to its size by num_masks[j], fills its
+	 * slot num_slots[j].
+	 */
+	unsigned n_nums;
+	unsigned char nums[TF_SYNTH_FIELDS_MAX];
+	unsigned short num_slots[TF_SYNTH_FIELDS_MAX];
+	uint64_t num_masks[TF_SYNTH_FIELDS_MAX];
 	/*
 	 * Users that make it busy (the kernel's synth_event.ref): each hist
 	 * action that traces it, each hist trigger on its own event file.

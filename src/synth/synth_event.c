@@ -178,8 +178,15 @@ static void define_fields(struct synth_entry *e)
 			  f->size == 1 ? TF_SYNTH_U8 :
 			  f->size == 2 ? TF_SYNTH_U16 :
 			  f->size == 4 ? TF_SYNTH_U32 : TF_SYNTH_U64;
-		if (f->kind == TF_SYNTH_STR)
-			se->str_slots[se->n_strs++] = n_u64;
+		if (f->kind == TF_SYNTH_STR) {
+			se->str_fields[se->n_strs] = (unsigned char)i;
+			se->str_slots[se->n_strs++] = (unsigned short)n_u64;
+		} else if (!f->is_dynamic) {
+			se->nums[se->n_nums] = (unsigned char)i;
+			se->num_slots[se->n_nums] = (unsigned short)n_u64;
+			se->num_masks[se->n_nums++] = f->size >= 8 ? ~0ull :
+				(1ull << (8 * f->size)) - 1;
+		}
 		n_u64 += f->kind == TF_SYNTH_STR ? TF_STR_VAR_LEN_MAX / 8 : 1;
 		se->has_dynamic |= f->is_dynamic;
 	}
@@ -656,11 +663,106 @@ static void build_clean(const struct tf_synth_event *se, uint8_t *buf,
 		memset(buf + COMMON_SIZE + 8 * se->n_u64, 0, data);
 }
 
+/* A string field's value into its slot (zero): up to STR_VAR_LEN_MAX -
+ * 1 bytes, whatever N is (no strncpy padding); returns the words
+ * written, to the one with its NUL. */
+static unsigned char build_str(uint8_t *slot, const char *p)
+{
+	return (unsigned char)(p ? tf_short_strcopy((char *)slot, p,
+					TF_STR_VAR_LEN_MAX - 1) / 8 + 1 : 0);
+}
+
+/*
+ * The fields of a record with dynamic ones into @buf, in their order
+ * (each dynamic field's data follows the previous one's); returns the
+ * bytes of dynamic data.  @words: as build_clean() takes them.
+ */
+static unsigned build_fields(const struct tf_synth_event *se, uint8_t *buf,
+			     const uint64_t *vals, const unsigned *idx,
+			     unsigned char *words)
+{
+	unsigned data = 0, n_strs = 0;
+	unsigned dyn_base = COMMON_SIZE + 8 * se->n_u64;
+
+	for (unsigned i = 0; i < se->n_fields; i++) {
+		const struct tf_synth_field *f = &se->fields[i];
+		uint8_t *slot = buf + COMMON_SIZE + 8 * f->offset;
+		uint64_t v = vals[idx[i]];
+		const void *p = (const void *)(uintptr_t)v;
+		unsigned dyn_off = dyn_base + data, len, n;
+		uint32_t loc;
+		const uint64_t *st;
+
+		/* a number fills its slot, zero-extended past its size */
+		switch (f->kind) {
+		case TF_SYNTH_U8:
+			v = (uint8_t)v;
+			memcpy(slot, &v, 8);
+			break;
+		case TF_SYNTH_U16:
+			v = (uint16_t)v;
+			memcpy(slot, &v, 8);
+			break;
+		case TF_SYNTH_U32:
+			v = (uint32_t)v;
+			memcpy(slot, &v, 8);
+			break;
+		case TF_SYNTH_U64:
+			memcpy(slot, &v, 8);
+			break;
+		case TF_SYNTH_STR:
+			words[n_strs++] = build_str(slot, p);
+			break;
+		case TF_SYNTH_DYN_STR:
+			len = str_len(p);
+			if (p)
+				tf_short_copy(buf + dyn_off, p, len - 1);
+			buf[dyn_off + len - 1] = '\0';
+			loc = len << 16 | dyn_off;
+			memcpy(slot, &loc, 4);
+			data += len;
+			break;
+		case TF_SYNTH_STACK:
+			st = p;
+			n = 0;
+			/* the count and the frames, up to a zero word */
+			while (st && n < STACK_DEPTH && n <= st[0] && st[n])
+				n++;
+			if (n)
+				tf_short_copy(buf + dyn_off, st, 8 * n);
+			loc = (8 * n) << 16 | dyn_off;
+			memcpy(slot, &loc, 4);
+			data += 8 * n;
+			break;
+		}
+	}
+	return data;
+}
+
+/* The fields of a record without dynamic ones: numbers as masked words
+ * and strings, from the lists define_fields() made. */
+static void build_fixed(const struct tf_synth_event *se, uint8_t *buf,
+			const uint64_t *vals, const unsigned *idx,
+			unsigned char *words)
+{
+	uint8_t *slots = buf + COMMON_SIZE;
+
+	for (unsigned j = 0; j < se->n_nums; j++) {
+		uint64_t v = vals[idx[se->nums[j]]] & se->num_masks[j];
+
+		memcpy(slots + 8 * se->num_slots[j], &v, 8);
+	}
+	for (unsigned j = 0; j < se->n_strs; j++)
+		words[j] = build_str(slots + 8 * se->str_slots[j],
+				     (const char *)(uintptr_t)
+				     vals[idx[se->str_fields[j]]]);
+}
+
 void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 		    const uint64_t *vals, const unsigned *idx,
 		    const struct tf_record *cause)
 {
-	unsigned size, data = 0, pc, base, dyn_base, n_strs = 0;
+	unsigned size, data = 0, pc, base;
 	unsigned char words[TF_SYNTH_FIELDS_MAX];
 	uint8_t *buf;
 	uint64_t head;
@@ -692,64 +794,10 @@ void tf_synth_trace(struct tf_tracing *t, const struct tf_synth_event *se,
 	}
 	memcpy(buf, &head, 8);
 
-	dyn_base = COMMON_SIZE + 8 * se->n_u64;
-	for (unsigned i = 0; i < se->n_fields; i++) {
-		const struct tf_synth_field *f = &se->fields[i];
-		uint8_t *slot = buf + COMMON_SIZE + 8 * f->offset;
-		uint64_t v = vals[idx[i]];
-		const void *p = (const void *)(uintptr_t)v;
-		unsigned dyn_off = dyn_base + data, len, n;
-		uint32_t loc;
-		const uint64_t *st;
-
-		/* a number fills its slot, zero-extended past its size */
-		switch (f->kind) {
-		case TF_SYNTH_U8:
-			v = (uint8_t)v;
-			memcpy(slot, &v, 8);
-			break;
-		case TF_SYNTH_U16:
-			v = (uint16_t)v;
-			memcpy(slot, &v, 8);
-			break;
-		case TF_SYNTH_U32:
-			v = (uint32_t)v;
-			memcpy(slot, &v, 8);
-			break;
-		case TF_SYNTH_U64:
-			memcpy(slot, &v, 8);
-			break;
-		case TF_SYNTH_STR:
-			/* up to STR_VAR_LEN_MAX - 1 bytes, whatever N is
-			 * (the slot is zero: no strncpy padding); noted:
-			 * the words written, to the one with its NUL */
-			len = p ? (unsigned)tf_short_strcopy((char *)slot, p,
-						TF_STR_VAR_LEN_MAX - 1) / 8 + 1 : 0;
-			words[n_strs++] = (unsigned char)len;
-			break;
-		case TF_SYNTH_DYN_STR:
-			len = str_len(p);
-			if (p)
-				tf_short_copy(buf + dyn_off, p, len - 1);
-			buf[dyn_off + len - 1] = '\0';
-			loc = len << 16 | dyn_off;
-			memcpy(slot, &loc, 4);
-			data += len;
-			break;
-		case TF_SYNTH_STACK:
-			st = p;
-			n = 0;
-			/* the count and the frames, up to a zero word */
-			while (st && n < STACK_DEPTH && n <= st[0] && st[n])
-				n++;
-			if (n)
-				tf_short_copy(buf + dyn_off, st, 8 * n);
-			loc = (8 * n) << 16 | dyn_off;
-			memcpy(slot, &loc, 4);
-			data += 8 * n;
-			break;
-		}
-	}
+	if (se->has_dynamic)
+		data = build_fields(se, buf, vals, idx, words);
+	else
+		build_fixed(se, buf, vals, idx, words);
 	rec = (struct tf_record){
 		.event = se->event,
 		.data = buf,
