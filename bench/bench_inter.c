@@ -27,11 +27,18 @@
  * streams: a task's waking and switch arrive on one stream here),
  * scaling is pairs per second of two threads over one (CPU time).
  *
+ * The records are on huge pages: a source hands over records from the
+ * page it has just read (a ring buffer page, a trace.dat page, a pipe
+ * buffer), which the TLB holds; 4 KiB pages over this input's hundreds
+ * of MiB would add a TLB miss every ~15 pairs that no source has (-s
+ * keeps them, to measure that).
+ *
  * usage: bench_inter [-n pairs_per_thread] [-r repetitions] [-k pids]
- *                    [-f formats] [-P]
+ *                    [-f formats] [-P] [-s]
  *   -P: the pipeline alone, one thread (for callgrind's instruction counts)
  *   -k: distinct pids, a power of two up to 65536 (the default): fewer
  *       keep every map in the caches, to tell instructions from misses
+ *   -s: the records on small (4 KiB) pages
  */
 #include "dispatch/dispatch.h"
 #include "events/registry.h"
@@ -43,6 +50,7 @@
 #include "bench_common.h"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,12 +63,14 @@
 
 #define MAX_PIDS	65536u
 #define PID_BASE	1000u
+#define HUGE_PAGE	(2u << 20)
 
 static unsigned int n_pids = MAX_PIDS;	/* -k: distinct pids */
 
 static unsigned int n_pairs = 1u << 20;	/* per thread */
 static unsigned int reps = 5;
 static bool pipeline_only;	/* -P: only the pipeline, one thread */
+static bool small_pages;	/* -s: the records on 4 KiB pages */
 static struct tf_registry *reg;
 static struct tf_tracing tracing;
 static struct tf_event_file *waking_file, *switch_file, *synth_file;
@@ -83,6 +93,21 @@ static void put(uint8_t *r, const struct tf_field *f, uint64_t v)
 	memcpy(r + f->offset, &v, f->size);
 }
 
+/* Zeroed memory for @size bytes of input, on huge pages unless -s. */
+static void *input_alloc(size_t size)
+{
+	size_t len = (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
+	void *p = aligned_alloc(HUGE_PAGE, len);
+
+	if (!p) {
+		perror("bench_inter");
+		exit(1);
+	}
+	madvise(p, len, small_pages ? MADV_NOHUGEPAGE : MADV_HUGEPAGE);
+	memset(p, 0, len);
+	return p;
+}
+
 static void build_stream(struct stream *s, const uint32_t *pids,
 			 unsigned int n_pids, unsigned int n, uint64_t t0)
 {
@@ -95,9 +120,8 @@ static void build_stream(struct stream *s, const uint32_t *pids,
 	uint64_t t = t0;
 
 	s->n = n;
-	s->data = aligned_alloc(64, (size_t)n * (wsize + ssize));
-	s->recs = calloc(2 * (size_t)n, sizeof(*s->recs));
-	memset(s->data, 0, (size_t)n * (wsize + ssize));
+	s->data = input_alloc((size_t)n * (wsize + ssize));
+	s->recs = input_alloc(2 * (size_t)n * sizeof(*s->recs));
 	for (unsigned int i = 0; i < n; i++) {
 		uint32_t pid = pids[i % n_pids];
 		uint8_t *w = s->data + (size_t)i * (wsize + ssize), *x = w + wsize;
@@ -309,15 +333,16 @@ int main(int argc, char **argv)
 	struct stat3 sb, so, st, ss, ss2;
 	int opt, fd;
 
-	while ((opt = getopt(argc, argv, "n:r:f:k:P")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:f:k:Ps")) != -1) {
 		switch (opt) {
 		case 'P': pipeline_only = true; break;
+		case 's': small_pages = true; break;
 		case 'k': n_pids = strtoul(optarg, NULL, 0); break;
 		case 'n': n_pairs = strtoul(optarg, NULL, 0); break;
 		case 'r': reps = strtoul(optarg, NULL, 0); break;
 		case 'f': formats = optarg; break;
 		default:
-			fprintf(stderr, "usage: bench_inter [-n pairs] [-r reps] [-k pids] [-f formats-dir]\n");
+			fprintf(stderr, "usage: bench_inter [-n pairs] [-r reps] [-k pids] [-f formats-dir] [-P] [-s]\n");
 			return 2;
 		}
 	}
