@@ -149,7 +149,7 @@ int main(void)
 		"comm ~ \"ing*\"", "!(sig == 0)", "sig & 0x3f",
 		"0",
 	};
-	struct tf_trace_array *inst;
+	struct tf_trace_array *inst = NULL;
 	struct tf_event_file *top_sig, *inst_sig;
 	pthread_t th[NR_INGEST];
 	int fd = open(FORMATS_DIR, O_RDONLY | O_DIRECTORY);

@@ -225,7 +225,7 @@ static unsigned drain_batch(struct tf_ring_channel *ch)
 {
 	struct tf_tracing *t = ch->tracing;
 	struct tf_ring_record rrs[TF_DISPATCH_BATCH];
-	struct tf_ring_clock_line line;
+	struct tf_ring_clock_line line = { 0 };
 	bool have_line = false;
 	unsigned n = 0;
 	const char *why;

@@ -58,6 +58,7 @@ static void sample(uint64_t *tsc, uint64_t *ns)
 {
 	uint64_t best = UINT64_MAX;
 
+	*tsc = *ns = 0;		/* set by the first try: not provably so */
 	for (int i = 0; i < 5; i++) {
 		uint64_t a = mono_ns(), t = rdtsc(), b = mono_ns();
 

@@ -150,7 +150,7 @@ static void add_stats(struct tf_ring_stats *to, const struct tf_ring_stats *a)
 static void do_ring(struct session *s, char *args)
 {
 	int tid, tgid, at = -1, fd = take_fd(s), slot, ret;
-	struct tf_ring_channel *ch;
+	struct tf_ring_channel *ch = NULL;
 
 	if (fd < 0) {
 		fail(s, EINVAL, "RING without a descriptor");
