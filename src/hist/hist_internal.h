@@ -265,6 +265,9 @@ struct hist_data {
 	unsigned int keys_end;		/* numeric keys in order: the record
 					 * size they need (0: other keys) */
 	bool deferrable;		/* simple, updates may wait (hist_trigger.c) */
+	bool vars_only;			/* numeric keys, variables and sums of
+					 * the record alone: no reference, no
+					 * action (hist_trigger.c) */
 	uint64_t id;			/* hist_debug's "hist_data:" */
 	int refs;			/* triggers sharing it (named) */
 

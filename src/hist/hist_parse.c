@@ -759,6 +759,14 @@ int hist_create_map(struct hist_data *hd)
 	}
 	if (hd->clear_key_size && hd->clear_key_size < hd->key_size)
 		hd->clear_key_size = hd->key_size;
+	hd->vars_only = !hd->simple && hd->keys_end && hd->key_filled &&
+			!hd->clear_key_size && !hd->n_var_refs &&
+			!hd->need_comm && !hd->n_actions && !hd->n_field_vars;
+	for (unsigned int i = 0; i < hd->n_vals; i++)
+		if (hd->fields[i]->flags & (HIST_FIELD_FL_STRING |
+					    HIST_FIELD_FL_STACKTRACE |
+					    HIST_FIELD_FL_ALIAS))
+			hd->vars_only = false;
 	ret = tracing_map_create_strs(hd->map_bits, hd->key_size, n_sums,
 				      hd->n_map_vars, n_strs, str_sizes,
 				      hist_map_slots(nr_cpus, hd->map_bits,

@@ -725,6 +725,47 @@ static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
 		update_field_vars(cx, hd, elt);
 }
 
+/*
+ * The kernel's event path for a histogram that sets variables from the
+ * record and references none, with no action (the first half of every
+ * latency pipeline, `keys=pid:ts0=common_timestamp`): its numeric keys,
+ * then each value a sum or a variable, without the general path's
+ * scratch pad, references and actions.  Same results.  False: the
+ * record is too short for the keys, the general path decides.
+ */
+static bool hist_update_vars(struct tf_trigger *data, struct hist_data *hd,
+			     const struct tf_record *rec)
+{
+	struct tracing_map *map = rcu_dereference(hd->map);
+	uint64_t key[HIST_KEY_SIZE_MAX / 8];
+	struct hist_ctx cx;
+	unsigned int slot;
+
+	if (__builtin_expect(rec->size < hd->keys_end, 0))
+		return false;
+	read_num_keys(hd, rec->data, key);
+	slot = hist_slot(map->n_slots);
+	cx = (struct hist_ctx) {
+		.rec = rec,
+		.ts_usecs = hd->attrs->ts_in_usecs && clock_in_ns(data->file->tr),
+		.map = map,
+		.elt = tracing_map_insert_comm(map, slot, key,
+				tracing_map_hash(key, map->key_size), NULL),
+	};
+	if (!cx.elt)
+		return true;
+	for (unsigned int i = 0; i < hd->n_vals; i++) {
+		const struct hist_field *f = hd->fields[i];
+		uint64_t v = hist_eval(&cx, f);
+
+		if (f->flags & HIST_FIELD_FL_VAR)
+			tracing_map_set_var(cx.elt, f->var.idx, v);
+		else
+			tracing_map_update_sum(map, slot, cx.elt, i, v);
+	}
+	return true;
+}
+
 static void hist_trigger_func(struct tf_trigger *data,
 			      const struct tf_record *rec)
 {
@@ -747,6 +788,8 @@ static void hist_trigger_func(struct tf_trigger *data,
 			hist_update_simple(hd, rec);
 		return;
 	}
+	if (hd->vars_only && hist_update_vars(data, hd, rec))
+		return;
 	if (hist_pad_cnt >= HIST_PAD_DEPTH)
 		return;
 	vals = hist_pad[hist_pad_cnt++];
