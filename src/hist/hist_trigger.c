@@ -351,11 +351,15 @@ static void add_string_key(unsigned char *key, const struct hist_field *f,
 	memcpy(key + f->offset, s, len);
 }
 
-/* @hd's numeric keys in order (keys_end), from a record that holds them */
+/* @hd's numeric keys in order (keys_end), from a record that holds them
+ * (a histogram has one key at least: the first outside the loop) */
 static inline void read_num_keys(const struct hist_data *hd,
 				 const uint8_t *data, void *key)
 {
-	for (unsigned int i = 0; i < hd->n_keys; i++) {
+	uint64_t v0 = hist_rd(hd->fields[hd->n_vals], data);
+
+	memcpy(key, &v0, 8);
+	for (unsigned int i = 1; i < hd->n_keys; i++) {
 		uint64_t v = hist_rd(hd->fields[hd->n_vals + i], data);
 
 		memcpy((unsigned char *)key + 8 * i, &v, 8);
