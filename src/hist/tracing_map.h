@@ -435,47 +435,64 @@ struct tracing_map_elt *tracing_map_insert_slow(struct tracing_map *map,
 
 /*
  * The probe for a key of @size bytes (8 or 16, a constant where it is
- * inlined) that is there, from bucket @idx: its entry, noted as the
- * slot's last; NULL for anything else (an empty bucket: a new key or
- * a drop; an entry being published), which is the slow path's.  Half
- * the buckets at most are used, so the probe meets an empty one.
+ * inlined) from bucket *@idx: the key's published entry, its bucket
+ * left in *@idx and *@entry and its val in *@val; NULL where the probe
+ * meets an empty bucket (*@entry NULL: the key is not there) or the
+ * key's entry still being published (*@entry its bucket).  Half the
+ * buckets at most are used, so the probe meets an empty one.
+ */
+static inline __attribute__((always_inline)) struct tracing_map_elt *
+tracing_map_find(struct tracing_map *map, uint32_t *idx, const void *key,
+		 uint32_t key_hash, unsigned int size,
+		 struct tracing_map_entry **entry, uint32_t *val)
+{
+	uint64_t key_word = tracing_map_load_word(key);
+
+	for (;; *idx = (*idx + 1) & (map->map_size - 1)) {
+		struct tracing_map_entry *e =
+			tracing_map_bucket_sized(map, *idx, size);
+		uint32_t test_key = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
+
+		if (!test_key) {
+			*entry = NULL;
+			return NULL;
+		}
+		if (test_key != key_hash)
+			continue;
+		*entry = e;
+		*val = __atomic_load_n(&e->val, __ATOMIC_ACQUIRE);
+		if (!*val)
+			return NULL;
+		/* published: both words are visible */
+		if (e->key_word == key_word &&
+		    (size == 8 || *tracing_map_bucket_word2(e) ==
+		     tracing_map_load_word((const char *)key + 8)))
+			return tracing_map_elt_at(map,
+						  tracing_map_val_idx(*val));
+	}
+}
+
+/*
+ * An insert's hit on a key of @size bytes (8 or 16) from bucket @idx:
+ * its entry, noted as the slot's last; NULL for anything else (a new
+ * key, a drop, an entry being published), which is the slow path's.
  */
 static inline __attribute__((always_inline)) struct tracing_map_elt *
 tracing_map_probe(struct tracing_map *map, struct tracing_map_slot *s,
 		  uint32_t idx, const void *key, uint32_t key_hash,
 		  unsigned int size)
 {
-	uint64_t key_word = tracing_map_load_word(key);
+	struct tracing_map_entry *entry;
+	uint32_t val;
+	struct tracing_map_elt *elt = tracing_map_find(map, &idx, key,
+						       key_hash, size,
+						       &entry, &val);
 
-	for (;;) {
-		struct tracing_map_entry *entry =
-			tracing_map_bucket_sized(map, idx, size);
-		uint32_t test_key = __atomic_load_n(&entry->key,
-						    __ATOMIC_ACQUIRE);
-		uint32_t val;
-
-		if (test_key == key_hash) {
-			val = __atomic_load_n(&entry->val, __ATOMIC_ACQUIRE);
-			if (!val)
-				return NULL;
-			/* published: both words are visible */
-			if (entry->key_word == key_word &&
-			    (size == 8 || *tracing_map_bucket_word2(entry) ==
-			     tracing_map_load_word((const char *)key + 8))) {
-				struct tracing_map_elt *elt =
-					tracing_map_elt_at(map,
-						tracing_map_val_idx(val));
-
-				tracing_map_note_last(map, s, elt, idx, entry,
-						      val);
-				tracing_map_count(&s->hits);
-				return elt;
-			}
-		} else if (!test_key) {
-			return NULL;
-		}
-		idx = (idx + 1) & (map->map_size - 1);
+	if (elt) {
+		tracing_map_note_last(map, s, elt, idx, entry, val);
+		tracing_map_count(&s->hits);
 	}
+	return elt;
 }
 
 /* tracing_map_insert() of a key whose hash (tracing_map_hash()) is known */
@@ -555,29 +572,16 @@ static inline struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map
 							 const void *key)
 {
 	if (map->key_size == 8) {
-		uint64_t w = tracing_map_load_word(key);
-		uint32_t h = tracing_map_hash_word(w);
+		uint32_t h = tracing_map_hash_word(tracing_map_load_word(key));
 		uint32_t idx = h >> (32 - (map->map_bits + 1));
+		struct tracing_map_entry *entry;
+		uint32_t val;
+		struct tracing_map_elt *elt = tracing_map_find(map, &idx, key,
+							       h, 8, &entry,
+							       &val);
 
-		for (;;) {
-			struct tracing_map_entry *e =
-				tracing_map_bucket_sized(map, idx, 8);
-			uint32_t tk = __atomic_load_n(&e->key, __ATOMIC_ACQUIRE);
-
-			if (tk == h) {
-				uint32_t val = __atomic_load_n(&e->val,
-							       __ATOMIC_ACQUIRE);
-
-				if (!val)
-					break;	/* being published */
-				if (e->key_word == w)
-					return tracing_map_elt_at(map,
-						tracing_map_val_idx(val));
-			} else if (!tk) {
-				return NULL;
-			}
-			idx = (idx + 1) & (map->map_size - 1);
-		}
+		if (elt || !entry)	/* there, or surely not */
+			return elt;
 	}
 	return tracing_map_lookup_slow(map, key);
 }
