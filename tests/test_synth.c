@@ -617,6 +617,51 @@ static void test_record_bytes(void)
 	CHECK(synth_cmd("!zb") > 0);
 }
 
+/*
+ * A number fills its u64 slot zero-extended past its size, whether the
+ * record is built from the definition's lists (no dynamic field) or
+ * field by field (with one).
+ */
+static void check_number_slots(const char *name, const char *def,
+			       unsigned n_vals)
+{
+	static const char str[] __attribute__((aligned(8))) = "x";
+	static const uint64_t want[4] = {
+		0xff, 0xffff, 0xffffffff, ~0ull,
+	};
+	struct tf_rb_snapshot snap = { 0 };
+	struct ctx c = { .pid = 42, .ts = 1000 };
+	struct cause k;
+	uint64_t v[5] = { ~0ull, ~0ull, ~0ull, ~0ull,
+			  (uint64_t)(uintptr_t)str };
+	char rm[16];
+
+	CHECK(synth_cmd(def) > 0);
+	enable(name, 1);
+	clear_trace();
+	make_cause(&k, "sched", "sched_switch", &c, "zz");
+	trace_one(name, v, n_vals, &k.rec);
+	CHECK_INT(tf_ring_buffer_copy(tracing.top->buffer, -1, 0, &snap), 0);
+	CHECK_INT((int)snap.nr, 1);
+	for (unsigned i = 0; snap.nr == 1 && i < 4; i++) {
+		uint64_t slot;
+
+		memcpy(&slot, snap.entries[0].data + 8 + 8 * i, 8);
+		CHECK_INT(slot, want[i]);
+	}
+	tf_rb_snapshot_release(&snap);
+	enable(name, 0);
+	clear_trace();
+	snprintf(rm, sizeof(rm), "!%s", name);
+	CHECK(synth_cmd(rm) > 0);
+}
+
+static void test_number_slots(void)
+{
+	check_number_slots("zf", "zf u8 a; u16 b; u32 c; u64 d", 4);
+	check_number_slots("zg", "zg u8 a; u16 b; u32 c; u64 d; char[] s", 5);
+}
+
 /* ---- removal: indices, generations, ids, list order ---- */
 
 static void test_removal(void)
@@ -824,6 +869,7 @@ int main(void)
 	test_gfp();
 	test_removed_records();
 	test_record_bytes();
+	test_number_slots();
 	test_removal();
 	test_concurrent();
 	test_cycles();

@@ -1048,8 +1048,7 @@ void update_field_vars(const struct hist_ctx *cx, struct hist_data *hd,
 void mark_direct_field_vars(struct hist_data *hd)
 {
 	unsigned int str_idx[HIST_PARAMS_MAX], n_str = 0;
-
-	bool plain[HIST_PARAMS_MAX];
+	bool plain[HIST_PARAMS_MAX];	/* a number or a char[N] field */
 
 	hd->n_direct_field_vars = 0;
 	for (unsigned int i = 0; i < hd->n_field_vars; i++) {

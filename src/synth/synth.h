@@ -34,10 +34,7 @@
 
 /* How the event path stores a field's value. */
 enum tf_synth_kind {
-	TF_SYNTH_U64,		/* a number in its slot */
-	TF_SYNTH_U32,
-	TF_SYNTH_U16,
-	TF_SYNTH_U8,
+	TF_SYNTH_NUM,		/* a number in its slot, cut to its size */
 	TF_SYNTH_STR,		/* char[N]: STR_VAR_LEN_MAX bytes */
 	TF_SYNTH_DYN_STR,	/* __data_loc char[] */
 	TF_SYNTH_STACK,		/* __data_loc unsigned long[] */
@@ -56,6 +53,7 @@ struct tf_synth_field {
 	bool is_dynamic;	/* char[] or a stack */
 	bool is_stack;		/* long[] / unsigned long[] */
 	unsigned char kind;	/* enum tf_synth_kind */
+	uint64_t mask;		/* a number's bytes, zero-extended */
 };
 
 struct tf_synth_event {
@@ -70,15 +68,10 @@ struct tf_synth_event {
 	unsigned n_strs;		/* char[N] fields: their slots */
 	unsigned short str_slots[TF_SYNTH_FIELDS_MAX];
 	unsigned char str_fields[TF_SYNTH_FIELDS_MAX];	/* ... and indexes */
-	/*
-	 * The numbers' fields (indexes), for a record without dynamic
-	 * fields: each value, cut to its size by num_masks[j], fills its
-	 * slot num_slots[j].
-	 */
-	unsigned n_nums;
-	unsigned char nums[TF_SYNTH_FIELDS_MAX];
-	unsigned short num_slots[TF_SYNTH_FIELDS_MAX];
-	uint64_t num_masks[TF_SYNTH_FIELDS_MAX];
+	unsigned n_nums;		/* number fields: their indexes, */
+	unsigned char nums[TF_SYNTH_FIELDS_MAX];	/* built on their own
+							 * without dynamic
+							 * fields */
 	/*
 	 * Users that make it busy (the kernel's synth_event.ref): each hist
 	 * action that traces it, each hist trigger on its own event file.

@@ -174,18 +174,14 @@ static void define_fields(struct synth_entry *e)
 		};
 		f->kind = f->is_string ? (f->is_dynamic ? TF_SYNTH_DYN_STR :
 					  TF_SYNTH_STR) :
-			  f->is_stack ? TF_SYNTH_STACK :
-			  f->size == 1 ? TF_SYNTH_U8 :
-			  f->size == 2 ? TF_SYNTH_U16 :
-			  f->size == 4 ? TF_SYNTH_U32 : TF_SYNTH_U64;
+			  f->is_stack ? TF_SYNTH_STACK : TF_SYNTH_NUM;
+		f->mask = f->size == 1 ? 0xff : f->size == 2 ? 0xffff :
+			  f->size == 4 ? 0xffffffff : ~0ull;
 		if (f->kind == TF_SYNTH_STR) {
 			se->str_fields[se->n_strs] = (unsigned char)i;
 			se->str_slots[se->n_strs++] = (unsigned short)n_u64;
-		} else if (!f->is_dynamic) {
-			se->nums[se->n_nums] = (unsigned char)i;
-			se->num_slots[se->n_nums] = (unsigned short)n_u64;
-			se->num_masks[se->n_nums++] = f->size >= 8 ? ~0ull :
-				(1ull << (8 * f->size)) - 1;
+		} else if (f->kind == TF_SYNTH_NUM) {
+			se->nums[se->n_nums++] = (unsigned char)i;
 		}
 		n_u64 += f->kind == TF_SYNTH_STR ? TF_STR_VAR_LEN_MAX / 8 : 1;
 		se->has_dynamic |= f->is_dynamic;
@@ -693,21 +689,9 @@ static unsigned build_fields(const struct tf_synth_event *se, uint8_t *buf,
 		uint32_t loc;
 		const uint64_t *st;
 
-		/* a number fills its slot, zero-extended past its size */
 		switch (f->kind) {
-		case TF_SYNTH_U8:
-			v = (uint8_t)v;
-			memcpy(slot, &v, 8);
-			break;
-		case TF_SYNTH_U16:
-			v = (uint16_t)v;
-			memcpy(slot, &v, 8);
-			break;
-		case TF_SYNTH_U32:
-			v = (uint32_t)v;
-			memcpy(slot, &v, 8);
-			break;
-		case TF_SYNTH_U64:
+		case TF_SYNTH_NUM:	/* zero-extended past its size */
+			v &= f->mask;
 			memcpy(slot, &v, 8);
 			break;
 		case TF_SYNTH_STR:
@@ -748,9 +732,10 @@ static void build_fixed(const struct tf_synth_event *se, uint8_t *buf,
 	uint8_t *slots = buf + COMMON_SIZE;
 
 	for (unsigned j = 0; j < se->n_nums; j++) {
-		uint64_t v = vals[idx[se->nums[j]]] & se->num_masks[j];
+		const struct tf_synth_field *f = &se->fields[se->nums[j]];
+		uint64_t v = vals[idx[se->nums[j]]] & f->mask;
 
-		memcpy(slots + 8 * se->num_slots[j], &v, 8);
+		memcpy(slots + 8 * f->offset, &v, 8);
 	}
 	for (unsigned j = 0; j < se->n_strs; j++)
 		words[j] = build_str(slots + 8 * se->str_slots[j],
