@@ -52,12 +52,10 @@ static const struct tf_record *tf_record_stamp(const struct tf_trace_array *tr,
 					       const struct tf_record *rec,
 					       struct tf_record *copy)
 {
-	int clock = tr->clock_id;
-
-	if (tf_trace_clocks[clock].in_ns)
+	if (atomic_load_explicit(&tr->clock_in_ns, memory_order_relaxed))
 		return rec;
 	*copy = *rec;
-	copy->ts = tf_tr_clock_now(tr, clock);
+	copy->ts = tf_tr_clock_now(tr, tr->clock_id);
 	return copy;
 }
 
@@ -353,6 +351,19 @@ static void follow(struct tf_tracing *t, const struct tf_record *rec,
 			tf_pid_lists_follow(tr, rec);
 }
 
+/* Every trace array's share of @rec, while some trace array has
+ * options/event-fork: the pid lists follow forks and exits around it. */
+static __attribute__((noinline)) void
+dispatch_following(struct tf_tracing *t, const struct tf_record *rec)
+{
+	struct tf_trace_array *tr;
+
+	follow(t, rec, t->sched.free);
+	cds_list_for_each_entry_rcu(tr, &t->instances, list)
+		dispatch_to(tr, rec);
+	follow(t, rec, t->sched.fork);
+}
+
 /*
  * The entry point's body; tf_dispatch_locked() is its copy without
  * options (the event path), tf_dispatch_opts() the one with.
@@ -362,7 +373,6 @@ dispatch(struct tf_tracing *t, const struct tf_record *rec,
 	 const struct tf_dispatch_opts *o)
 {
 	struct tf_trace_array *tr;
-	bool forks;
 
 	if (__builtin_expect(rec->written, 0)) {
 		static const struct tf_dispatch_opts none;
@@ -376,14 +386,13 @@ dispatch(struct tf_tracing *t, const struct tf_record *rec,
 		dispatch_to(o->tr, rec);
 		return true;
 	}
-	forks = atomic_load_explicit(&t->nr_event_fork,
-				     memory_order_relaxed) > 0;
-	if (__builtin_expect(forks, 0))
-		follow(t, rec, t->sched.free);
+	if (__builtin_expect(atomic_load_explicit(&t->nr_event_fork,
+						  memory_order_relaxed) > 0, 0)) {
+		dispatch_following(t, rec);
+		return true;
+	}
 	cds_list_for_each_entry_rcu(tr, &t->instances, list)
 		dispatch_to(tr, rec);
-	if (__builtin_expect(forks, 0))
-		follow(t, rec, t->sched.fork);
 	return true;
 }
 
@@ -504,7 +513,8 @@ void tf_dispatch_locked_n(struct tf_tracing *t, const struct tf_record *recs,
 			__builtin_prefetch(recs[i + 2 * TF_DISPATCH_AHEAD].data);
 		if (i + TF_DISPATCH_AHEAD < n)
 			prefetch(t, &recs[i + TF_DISPATCH_AHEAD], &la);
-		tf_dispatch_locked(t, &recs[i]);
+		/* inlined: the frame is the batch's, not each record's */
+		dispatch(t, &recs[i], NULL);
 	}
 	tf_triggers_batch_end();
 }

@@ -299,7 +299,8 @@ static void hist_trigger_free(struct tf_trigger *data)
 /* trace_clock_in_ns(): common_timestamp.usecs converts only these */
 static bool clock_in_ns(const struct tf_trace_array *tr)
 {
-	return !tr || tf_trace_clocks[tr->clock_id].in_ns;
+	return !tr || atomic_load_explicit(&tr->clock_in_ns,
+					   memory_order_relaxed);
 }
 
 /* The comm a new entry saves (the kernel's save_comm(current)). */

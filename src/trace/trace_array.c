@@ -69,6 +69,16 @@ static void files_free(struct tf_trace_array *tr)
 		free(tr->file_chunks[c]);
 }
 
+/* The clock and what the event path reads of it. */
+static void tf_trace_array_set_clock_id(struct tf_trace_array *tr,
+					int clock_id)
+{
+	tr->clock_id = clock_id;
+	atomic_store_explicit(&tr->clock_in_ns,
+			      tf_trace_clocks[clock_id].in_ns,
+			      memory_order_relaxed);
+}
+
 static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 {
 	struct tf_trace_array *tr = calloc(1, sizeof(*tr));
@@ -102,7 +112,7 @@ static struct tf_trace_array *tr_alloc(struct tf_tracing *t, const char *name)
 	tr->cpumask = tf_bitmap_alloc_full(t->nr_cpus);
 	if (!tr->cpumask)
 		goto fail;
-	tr->clock_id = TF_CLOCK_LOCAL;
+	tf_trace_array_set_clock_id(tr, TF_CLOCK_LOCAL);
 	atomic_store(&tr->time_start, tf_tr_clock_now(tr, tr->clock_id));
 	atomic_store(&tr->trace_flags, TF_TRACE_DEFAULT_FLAGS);
 	/* the top buffer starts at its minimum until first used, as the
@@ -438,7 +448,7 @@ void tf_trace_array_reset(struct tf_trace_array *tr)
 
 void tf_trace_array_set_clock(struct tf_trace_array *tr, int clock_id)
 {
-	tr->clock_id = clock_id;
+	tf_trace_array_set_clock_id(tr, clock_id);
 	/* the new clock's times do not compare with the old's */
 	tf_trace_array_reset(tr);
 	/* the max buffer (snapshot) is reset too, allocated or not */

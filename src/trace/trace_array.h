@@ -137,6 +137,9 @@ struct tf_trace_array {
 	uint64_t *cpumask;		/* tracing_cpumask, kept: nr_cpus bits */
 	bool buffer_expanded;
 	_Atomic int clock_id;		/* enum tf_clock_id (trace_clock.h) */
+	/* tf_trace_clocks[clock_id].in_ns, read once per record: the
+	 * sources' clock, whose times the records carry already */
+	atomic_bool clock_in_ns;
 	/* the clock's value at the last reset: latency times count from it */
 	_Atomic uint64_t time_start;
 	uint64_t options;		/* trace_options bits, files_options.c */
@@ -416,10 +419,11 @@ bool tf_pid_filtered_rec(struct tf_trace_array *tr,
 static inline bool tf_pid_allowed_rec(struct tf_trace_array *tr,
 				      const struct tf_record *rec)
 {
-	/* mostly no pid list at all: no call */
-	if (!__atomic_load_n(&tr->pids[TF_PIDS_EVENT], __ATOMIC_RELAXED) &&
-	    !__atomic_load_n(&tr->pids[TF_PIDS_EVENT_NOTRACE],
-			     __ATOMIC_RELAXED))
+	/* mostly no pid list at all: no call (one test for both) */
+	if (!((uintptr_t)__atomic_load_n(&tr->pids[TF_PIDS_EVENT],
+					  __ATOMIC_RELAXED) |
+	      (uintptr_t)__atomic_load_n(&tr->pids[TF_PIDS_EVENT_NOTRACE],
+					  __ATOMIC_RELAXED)))
 		return true;
 	return tf_pid_filtered_rec(tr, rec);
 }
