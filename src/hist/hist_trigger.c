@@ -532,19 +532,24 @@ static __thread unsigned int hist_pad_cnt;
  * The kernel's resolve_var_refs(), in two halves.  The variables @hd
  * references in other histograms, looked up under this event's key;
  * false when one is unset.  A reference in an expression consumes the
- * other histogram's value.
+ * other histogram's value.  @hash is @key's in this event's map, of
+ * @key_size bytes: the other map's too where its keys are as long.
  */
 static bool resolve_other_refs(struct hist_data *hd, const void *key,
+			       unsigned int key_size, uint32_t hash,
 			       uint64_t *vals)
 {
 	for (unsigned int j = 0; j < hd->n_other_refs; j++) {
 		unsigned int i = hd->other_refs[j];
 		const struct hist_field *ref = hd->var_refs[i];
 		unsigned int idx = ref->var.idx;
+		struct tracing_map *other = rcu_dereference(
+				ref->var.hist_data->map);
 		struct tracing_map_elt *elt;
 
-		elt = tracing_map_lookup(rcu_dereference(
-				ref->var.hist_data->map), key);
+		elt = other->key_size == key_size ?
+		      tracing_map_lookup_hashed(other, key, hash) :
+		      tracing_map_lookup(other, key);
 		if (!elt || !tracing_map_var_set(elt, idx))
 			return false;
 		vals[i] = ref->read_once ? tracing_map_read_var_once(elt, idx)
@@ -783,6 +788,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 	struct hist_ctx cx;
 	uint64_t *vals;
 	unsigned int i, slot;
+	uint32_t hash;
 
 	if (!rec || !ht)
 		return;
@@ -834,13 +840,14 @@ static void hist_trigger_func(struct tf_trigger *data,
 			memcpy(key + f->offset, &v, 8);
 		}
 	}
-	if (hd->n_other_refs && !resolve_other_refs(hd, key, vals))
+	hash = tracing_map_hash(key, map->key_size);
+	if (hd->n_other_refs &&
+	    !resolve_other_refs(hd, key, map->key_size, hash, vals))
 		goto out;
 	if (hd->need_comm)
 		record_comm(hd, rec, comm);
 	slot = hist_slot(map->n_slots);
-	elt = tracing_map_insert_comm(map, slot, key,
-				      tracing_map_hash(key, map->key_size),
+	elt = tracing_map_insert_comm(map, slot, key, hash,
 				      hd->need_comm ? comm : NULL);
 	if (!elt)
 		goto out;

@@ -566,13 +566,15 @@ struct tracing_map_elt *tracing_map_lookup_slow(struct tracing_map *map,
 /*
  * Find the entry for key without inserting or counting: a one-word key
  * that is there, or surely not, inline (a variable reference looks one
- * up per event).
+ * up per event).  @h is tracing_map_hash(@key, @map->key_size), which
+ * the caller may know already (the same key in a map of the same key
+ * size hashes the same).
  */
-static inline struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
-							 const void *key)
+static inline struct tracing_map_elt *
+tracing_map_lookup_hashed(struct tracing_map *map, const void *key,
+			  uint32_t h)
 {
 	if (map->key_size == 8) {
-		uint32_t h = tracing_map_hash_word(tracing_map_load_word(key));
 		uint32_t idx = h >> (32 - (map->map_bits + 1));
 		struct tracing_map_entry *entry;
 		uint32_t val;
@@ -583,6 +585,15 @@ static inline struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map
 		if (elt || !entry)	/* there, or surely not */
 			return elt;
 	}
+	return tracing_map_lookup_slow(map, key);
+}
+
+static inline struct tracing_map_elt *tracing_map_lookup(struct tracing_map *map,
+							 const void *key)
+{
+	if (map->key_size == 8)
+		return tracing_map_lookup_hashed(map, key, tracing_map_hash_word(
+			tracing_map_load_word(key)));
 	return tracing_map_lookup_slow(map, key);
 }
 
