@@ -473,7 +473,7 @@ static void deferred_apply(struct tf_deferred *d)
 }
 
 /* false: not in a batch, update now */
-static bool hist_update_deferred(struct hist_data *hd,
+static inline __attribute__((always_inline)) bool hist_update_deferred(struct hist_data *hd,
 				 const struct tf_record *rec)
 {
 	struct tf_deferred *d = tf_trigger_defer();
@@ -743,7 +743,8 @@ static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
  * scratch pad, references and actions.  Same results.  False: the
  * record is too short for the keys, the general path decides.
  */
-static bool hist_update_vars(struct tf_trigger *data, struct hist_data *hd,
+static inline __attribute__((always_inline)) bool
+hist_update_vars(struct tf_trigger *data, struct hist_data *hd,
 			     const struct tf_record *rec)
 {
 	struct tracing_map *map = rcu_dereference(hd->map);
@@ -776,8 +777,19 @@ static bool hist_update_vars(struct tf_trigger *data, struct hist_data *hd,
 	return true;
 }
 
-static void hist_trigger_func(struct tf_trigger *data,
-			      const struct tf_record *rec)
+/* A simple histogram's event (hd->simple): now, or put off in a batch. */
+static inline void hist_simple(const struct tf_trigger *data,
+			       struct hist_data *hd,
+			       const struct tf_record *rec)
+{
+	if (!hd->deferrable || (!rec->generated && data->prefetch) ||
+	    !hist_update_deferred(hd, rec))
+		hist_update_simple(hd, rec);
+}
+
+/* not inlined into the short paths' funcs: its frame is what they save */
+static __attribute__((noinline)) void
+hist_trigger_func(struct tf_trigger *data, const struct tf_record *rec)
 {
 	struct hist_trigger *ht = data->private_data;
 	struct hist_data *hd;
@@ -794,9 +806,7 @@ static void hist_trigger_func(struct tf_trigger *data,
 		return;
 	hd = ht->hist_data;
 	if (hd->simple) {
-		if (!hd->deferrable || (!rec->generated && data->prefetch) ||
-		    !hist_update_deferred(hd, rec))
-			hist_update_simple(hd, rec);
+		hist_simple(data, hd, rec);
 		return;
 	}
 	if (hd->vars_only && hist_update_vars(data, hd, rec))
@@ -860,13 +870,54 @@ out:
 	hist_pad_cnt--;
 }
 
-static const struct tf_trigger_ops hist_trigger_ops = {
-	.func = hist_trigger_func,
-	.print = hist_trigger_print,
-	.init = hist_trigger_init,
-	.free = hist_trigger_free,
-	.prefetch = hist_trigger_prefetch,
-};
+/*
+ * The short paths as functions of their own, so that their events do
+ * not pay the general path's frame: a trigger whose histogram is
+ * simple, or sets variables only, is registered with the ops whose
+ * func goes there first (hist_ops_for()).  hist_trigger_func() itself
+ * takes every histogram.
+ */
+static void hist_trigger_func_simple(struct tf_trigger *data,
+				     const struct tf_record *rec)
+{
+	struct hist_trigger *ht = data->private_data;
+
+	if (rec && ht)
+		hist_simple(data, ht->hist_data, rec);
+}
+
+static void hist_trigger_func_vars(struct tf_trigger *data,
+				   const struct tf_record *rec)
+{
+	struct hist_trigger *ht = data->private_data;
+
+	if (!rec || !ht || !hist_update_vars(data, ht->hist_data, rec))
+		hist_trigger_func(data, rec);
+}
+
+#define HIST_TRIGGER_OPS(fn) {			\
+	.func = fn,				\
+	.print = hist_trigger_print,		\
+	.init = hist_trigger_init,		\
+	.free = hist_trigger_free,		\
+	.prefetch = hist_trigger_prefetch,	\
+}
+static const struct tf_trigger_ops hist_trigger_ops =
+	HIST_TRIGGER_OPS(hist_trigger_func);
+static const struct tf_trigger_ops hist_simple_ops =
+	HIST_TRIGGER_OPS(hist_trigger_func_simple);
+static const struct tf_trigger_ops hist_vars_ops =
+	HIST_TRIGGER_OPS(hist_trigger_func_vars);
+
+/* The ops of a trigger on @hd (decided when @hd was made, never after). */
+static const struct tf_trigger_ops *hist_ops_for(const struct hist_data *hd)
+{
+	if (hd->simple)
+		return &hist_simple_ops;
+	if (hd->vars_only)
+		return &hist_vars_ops;
+	return &hist_trigger_ops;
+}
 
 /* ---- registration (hist_register_trigger and friends) -------------------- */
 
@@ -988,6 +1039,7 @@ static int hist_register(struct hist_err_ctx *ec, struct tf_trigger *data,
 		ht->hist_data = named;
 		named->refs++;
 	}
+	data->ops = hist_ops_for(ht->hist_data);	/* not yet visible */
 	ret = tf_trigger_register(file, data);
 	if (ret == 0) {
 		struct tf_synth_event *se = tf_synth_of_event(file->event);
