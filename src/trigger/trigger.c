@@ -526,30 +526,6 @@ bool tf_trigger_take_count(struct tf_trigger *data)
 	return true;
 }
 
-unsigned tf_triggers_call(struct tf_event_file *file,
-			  const struct tf_record *rec)
-{
-	struct tf_trigger *data;
-	unsigned tt = 0;
-
-	cds_list_for_each_entry_rcu(data, &file->triggers, list) {
-		if (__atomic_load_n(&data->paused, __ATOMIC_RELAXED))
-			continue;
-		if (!rec) {
-			data->ops->func(data, NULL);
-			continue;
-		}
-		if (data->filter && !tf_filter_match(data->filter, rec))
-			continue;
-		if (data->cmd->flags & TF_CMD_POST_TRIGGER) {
-			tt |= data->cmd->trigger_type;
-			continue;
-		}
-		data->ops->func(data, rec);
-	}
-	return tt;
-}
-
 void tf_triggers_prefetch(struct tf_event_file *file,
 			  const struct tf_record *rec)
 {

@@ -22,6 +22,7 @@
 
 #include "util/rcu.h"
 
+#include "filter/filter.h"
 #include "trace/trace_array.h"
 #include "util/strbuf.h"
 
@@ -160,8 +161,30 @@ void tf_trigger_show(struct tf_event_file *file, struct strbuf *out);
  * trigger fires, filters and post-ness ignored.  Callers hold
  * tf_rcu_read_lock().  See src/dispatch/dispatch.c for the order.
  */
-unsigned tf_triggers_call(struct tf_event_file *file,
-			  const struct tf_record *rec);
+static inline __attribute__((always_inline)) unsigned
+tf_triggers_call(struct tf_event_file *file, const struct tf_record *rec)
+{
+	struct tf_trigger *data;
+	unsigned tt = 0;
+
+	cds_list_for_each_entry_rcu(data, &file->triggers, list) {
+		if (__atomic_load_n(&data->paused, __ATOMIC_RELAXED))
+			continue;
+		if (!rec) {
+			data->ops->func(data, NULL);
+			continue;
+		}
+		if (data->filter && !tf_filter_match(data->filter, rec))
+			continue;
+		if (data->cmd->flags & TF_CMD_POST_TRIGGER) {
+			tt |= data->cmd->trigger_type;
+			continue;
+		}
+		data->ops->func(data, rec);
+	}
+	return tt;
+}
+
 void tf_triggers_post_call(struct tf_event_file *file, unsigned tt,
 			   const struct tf_record *rec);
 /* Calls the prefetch op of @file's triggers that want it, for @rec
