@@ -473,8 +473,8 @@ static void deferred_apply(struct tf_deferred *d)
 }
 
 /* false: not in a batch, update now */
-static inline __attribute__((always_inline)) bool hist_update_deferred(struct hist_data *hd,
-				 const struct tf_record *rec)
+static inline __attribute__((always_inline)) bool
+hist_update_deferred(struct hist_data *hd, const struct tf_record *rec)
 {
 	struct tf_deferred *d = tf_trigger_defer();
 	struct hist_deferred *u;
@@ -745,7 +745,7 @@ static void hist_elt_update(const struct hist_ctx *cx, struct hist_data *hd,
  */
 static inline __attribute__((always_inline)) bool
 hist_update_vars(struct tf_trigger *data, struct hist_data *hd,
-			     const struct tf_record *rec)
+		 const struct tf_record *rec)
 {
 	struct tracing_map *map = rcu_dereference(hd->map);
 	uint64_t key[HIST_KEY_SIZE_MAX / 8];
@@ -787,7 +787,8 @@ static inline void hist_simple(const struct tf_trigger *data,
 		hist_update_simple(hd, rec);
 }
 
-/* not inlined into the short paths' funcs: its frame is what they save */
+/* The general path, right for every histogram (the short paths' funcs
+ * fall back on it); not inlined into them: its frame is what they save */
 static __attribute__((noinline)) void
 hist_trigger_func(struct tf_trigger *data, const struct tf_record *rec)
 {
@@ -805,12 +806,6 @@ hist_trigger_func(struct tf_trigger *data, const struct tf_record *rec)
 	if (!rec || !ht)
 		return;
 	hd = ht->hist_data;
-	if (hd->simple) {
-		hist_simple(data, hd, rec);
-		return;
-	}
-	if (hd->vars_only && hist_update_vars(data, hd, rec))
-		return;
 	if (hist_pad_cnt >= HIST_PAD_DEPTH)
 		return;
 	vals = hist_pad[hist_pad_cnt++];
@@ -874,8 +869,7 @@ out:
  * The short paths as functions of their own, so that their events do
  * not pay the general path's frame: a trigger whose histogram is
  * simple, or sets variables only, is registered with the ops whose
- * func goes there first (hist_ops_for()).  hist_trigger_func() itself
- * takes every histogram.
+ * func goes there first (hist_ops_for()).
  */
 static void hist_trigger_func_simple(struct tf_trigger *data,
 				     const struct tf_record *rec)
